@@ -1,0 +1,22 @@
+/** The validated configuration (config/config.schema.json is the authority). */
+export type Profile = 'local' | 'production' | 'test';
+
+export type PluginRef = string | { module: string; settings?: Record<string, unknown> };
+
+export interface KernelConfig {
+  profile: Profile;
+  http: {
+    host: string;
+    port: number;
+    body_limit_bytes: number;
+    binary_limit_bytes: number;
+    shutdown_grace_ms: number;
+    trust_proxy: boolean;
+  };
+  database: { url?: string; data_dir?: string; schema?: string; pool_max: number; ready_timeout_ms: number };
+  plugins: PluginRef[];
+  settings: Record<string, Record<string, unknown>>;
+  auth: { mode: 'required' | 'none' };
+  log: { level: string };
+  build: { version: string; commit: string };
+}

@@ -1,0 +1,51 @@
+import { mkdirSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+import ClientPgLite from 'knex-pglite';
+import { fromRoot } from '../paths.js';
+import type { KernelConfig } from '../config/types.js';
+
+export interface Database {
+  knex: Knex;
+  /** `postgres` for a server, `embedded` for PGlite. */
+  kind: 'postgres' | 'embedded';
+  close(): Promise<void>;
+}
+
+function embeddedConnection(dataDir: string | undefined): Record<string, unknown> {
+  if (!dataDir || dataDir === 'memory') return {};
+  const dir = isAbsolute(dataDir) ? dataDir : fromRoot(dataDir);
+  mkdirSync(dir, { recursive: true });
+  return { filename: dir };
+}
+
+/**
+ * One SQL dialect everywhere: PostgreSQL. A URL selects a server through `pg`; otherwise the
+ * embedded PGlite runs in-process, which holds exactly one connection (knex-pglite pins the pool).
+ */
+export async function connectDatabase(config: KernelConfig['database']): Promise<Database> {
+  const schema = config.schema;
+  let knex: Knex;
+  let kind: Database['kind'];
+  if (config.url) {
+    kind = 'postgres';
+    knex = knexFactory({
+      client: 'pg',
+      connection: config.url,
+      pool: { min: 0, max: config.pool_max },
+      acquireConnectionTimeout: 10_000,
+      ...(schema ? { searchPath: [schema] } : {}),
+    });
+  } else {
+    kind = 'embedded';
+    knex = knexFactory({
+      client: ClientPgLite as unknown as typeof knexFactory.Client,
+      dialect: 'postgres',
+      connection: embeddedConnection(config.data_dir),
+      acquireConnectionTimeout: 60_000,
+      ...(schema ? { searchPath: [schema] } : {}),
+    } as Knex.Config);
+  }
+  if (schema) await knex.raw('CREATE SCHEMA IF NOT EXISTS ??', [schema]);
+  return { knex, kind, close: () => knex.destroy() };
+}

@@ -1,0 +1,5 @@
+import type { Migration } from '../types.js';
+import { secretsMigration } from '../secrets.js';
+
+/** The kernel's own tables, migrated before any plugin's. */
+export const kernelMigrations: Migration[] = [secretsMigration];

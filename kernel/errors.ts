@@ -1,0 +1,79 @@
+/**
+ * The one error catalogue. Every error the service returns has a code listed here, so clients
+ * can branch on `error.code` (spec §7) and a test can check the catalogue against the spec.
+ * Like koa's `expose` flag: 4xx messages reach the client, 5xx messages never do.
+ */
+export const ERROR_CATALOGUE = {
+  bad_request: { status: 400, message: 'The request is not valid.' },
+  invalid_json: { status: 400, message: 'The request body is not valid JSON.' },
+  validation_error: { status: 400, message: 'The request does not match the schema.' },
+  invalid_credentials: { status: 401, message: 'The credential is not valid.' },
+  authentication_required: { status: 401, message: 'This route needs a credential.' },
+  forbidden: { status: 403, message: 'The credential lacks the permission this route needs.' },
+  not_found: { status: 404, message: 'No such resource.' },
+  method_not_allowed: { status: 405, message: 'The path does not accept this method.' },
+  conflict: { status: 409, message: 'The request conflicts with the current state.' },
+  duplicate_identifier: { status: 409, message: 'That identifier is already taken.' },
+  payload_too_large: { status: 413, message: 'The request body is larger than the limit.' },
+  unsupported_media_type: { status: 415, message: 'The request body has an unsupported content type.' },
+  idempotency_key_reused: { status: 422, message: 'The idempotency key was used with a different payload.' },
+  promotion_gate_failed: { status: 422, message: 'A promotion gate rejected the change.' },
+  too_many_requests: { status: 429, message: 'Too many requests; back off and retry.' },
+  too_many_queries: { status: 429, message: 'The ceiling of concurrent queries is reached.' },
+  internal_error: { status: 500, message: 'Internal error.' },
+  not_configured: { status: 501, message: 'This capability is not configured in this deployment.' },
+  build_unavailable: { status: 503, message: 'The build service is unavailable.' },
+  unavailable: { status: 503, message: 'A dependency is unavailable.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+/** One failing location in a request, as a JSON pointer into the part that failed. */
+export interface ErrorDetail {
+  /** `body`, `query`, `params` or `headers`. */
+  in: string;
+  pointer: string;
+  message: string;
+}
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; status: number; details?: ErrorDetail[] };
+}
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  /** Whether `message` may reach the client: true for 4xx, false for 5xx (no internals leak). */
+  readonly expose: boolean;
+  readonly details: ErrorDetail[] | undefined;
+  /** Extra response headers, such as `Allow` on 405 or `Retry-After` on 409. */
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message?: string, options: { details?: ErrorDetail[]; headers?: Record<string, string>; cause?: unknown } = {}) {
+    const entry = ERROR_CATALOGUE[code];
+    super(message ?? entry.message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = entry.status;
+    this.expose = entry.status < 500;
+    this.details = options.details;
+    this.headers = options.headers ?? {};
+  }
+
+  toBody(): ErrorBody {
+    const message = this.expose ? this.message : ERROR_CATALOGUE[this.code].message;
+    const error: ErrorBody['error'] = { code: this.code, message, status: this.status };
+    if (this.details && this.details.length > 0) error.details = this.details;
+    return { error };
+  }
+}
+
+/** Turns anything thrown into an ApiError; unknown errors become a 500 that hides its text. */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  return new ApiError('internal_error', undefined, { cause: err });
+}
+
+export function isApiError(err: unknown, code?: ErrorCode): err is ApiError {
+  return err instanceof ApiError && (code === undefined || err.code === code);
+}

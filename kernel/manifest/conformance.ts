@@ -1,0 +1,84 @@
+import type { JsonSchema, LoadedManifest, RouteDecl } from './types.js';
+import { AUTHENTICATED, PUBLIC, isMutating } from './types.js';
+import { inline, pathParamNames } from './compile.js';
+
+export interface PluginSurface {
+  loaded: LoadedManifest;
+  handlers: readonly string[];
+}
+
+/** Raised when the enabled plugins do not form a coherent surface; one line per problem. */
+export class ConformanceError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`the kernel refuses to start:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConformanceError';
+  }
+}
+
+/** A list route answers `{ items: [...] }` or a bare array; it must declare a paging policy. */
+export function isListRoute(route: RouteDecl, named: Readonly<Record<string, JsonSchema>> = {}): boolean {
+  if (route.method !== 'GET') return false;
+  const schema = inline(route.response.schema, named);
+  if (!schema) return false;
+  if (schema.type === 'array') return true;
+  const items = (schema.properties as Record<string, { type?: unknown }> | undefined)?.items;
+  return items?.type === 'array';
+}
+
+function routeProblems(plugin: string, route: RouteDecl, permissions: ReadonlySet<string>, named: Readonly<Record<string, JsonSchema>>): string[] {
+  const schemas = new Set(Object.keys(named));
+  const at = `plugin ${plugin}, operation ${route.operation}`;
+  const problems: string[] = [];
+  if (isMutating(route.method) && !route.audit) problems.push(`${at}: a mutating route (${route.method}) has no audit class`);
+  if (route.audit?.class === 'none' && isMutating(route.method) && !route.audit.reason) problems.push(`${at}: audit class none needs a reason`);
+  if (isListRoute(route, named) && !route.paging) problems.push(`${at}: a list route has no paging policy`);
+  if (route.paging) {
+    if (route.paging.default_limit > route.paging.max_limit) problems.push(`${at}: paging default_limit exceeds max_limit`);
+    if (!isListRoute(route, named)) problems.push(`${at}: paging is declared but the response is not a list ({ items: [...] })`);
+  }
+  if (route.permission !== PUBLIC && route.permission !== AUTHENTICATED && !permissions.has(route.permission)) {
+    problems.push(`${at}: permission ${route.permission} is not declared by any enabled plugin`);
+  }
+  if (route.read_only && isMutating(route.method) && route.method !== 'POST') problems.push(`${at}: ${route.method} cannot be read_only`);
+  if (route.idempotency && route.idempotency !== 'none' && !isMutating(route.method)) problems.push(`${at}: idempotency is declared on a GET route`);
+  const names = pathParamNames(route.path);
+  const params = inline(route.params, named);
+  const declared = Object.keys((params?.properties as Record<string, unknown> | undefined) ?? {});
+  if (params) for (const name of names) if (!declared.includes(name)) problems.push(`${at}: path parameter {${name}} has no schema in params`);
+  const refs = JSON.stringify([route.params, route.query, route.body, route.response.schema]).matchAll(/"\$ref":"#\/schemas\/([^"]+)"/g);
+  for (const [, name] of refs) if (!schemas.has(name as string)) problems.push(`${at}: $ref #/schemas/${name} names no schema of the plugin`);
+  return problems;
+}
+
+/**
+ * Boot conformance (fastify-style "no surprises after boot"): every route has a handler and
+ * every handler a route; mutating routes declare an audit class; list routes declare paging;
+ * permissions are declared; operations and method+path pairs are unique.
+ */
+export function checkConformance(surfaces: readonly PluginSurface[]): void {
+  const problems: string[] = [];
+  const permissions = new Set<string>();
+  const operations = new Map<string, string>();
+  const endpoints = new Map<string, string>();
+  for (const { loaded } of surfaces) for (const p of loaded.manifest.permissions ?? []) permissions.add(p.name);
+
+  for (const { loaded, handlers } of surfaces) {
+    const { manifest } = loaded;
+    const routeOps = new Set(manifest.routes.map((r) => r.operation));
+    for (const route of manifest.routes) {
+      problems.push(...routeProblems(manifest.id, route, permissions, manifest.schemas ?? {}));
+      if (!handlers.includes(route.operation)) problems.push(`plugin ${manifest.id}, operation ${route.operation}: the route has no handler`);
+      const owner = operations.get(route.operation);
+      if (owner) problems.push(`plugin ${manifest.id}, operation ${route.operation}: the operation name is taken by plugin ${owner}`);
+      operations.set(route.operation, manifest.id);
+      const endpoint = `${route.method} ${route.path.replace(/\{[^}]+\}/g, '{}')}`;
+      const taken = endpoints.get(endpoint);
+      if (taken) problems.push(`plugin ${manifest.id}, operation ${route.operation}: ${route.method} ${route.path} is already served by ${taken}`);
+      endpoints.set(endpoint, `${manifest.id}/${route.operation}`);
+    }
+    for (const handler of handlers) {
+      if (!routeOps.has(handler)) problems.push(`plugin ${manifest.id}, operation ${handler}: the handler has no route in ${loaded.file}`);
+    }
+  }
+  if (problems.length > 0) throw new ConformanceError(problems);
+}

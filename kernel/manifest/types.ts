@@ -1,0 +1,64 @@
+/** The manifest as data (see manifests/manifest.schema.json, which is the authority). */
+export type JsonSchema = Record<string, unknown>;
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type AuditClass = 'change' | 'action' | 'security' | 'critical' | 'none';
+export type IdempotencyField = 'none' | 'request_id' | 'idempotency_key';
+
+export interface PermissionDecl {
+  name: string;
+  description: string;
+}
+
+export interface PagingPolicy {
+  default_limit: number;
+  max_limit: number;
+  cursor_in: 'header' | 'body';
+  key: string[];
+  filters?: string[];
+}
+
+export interface RouteDecl {
+  operation: string;
+  method: HttpMethod;
+  path: string;
+  permission: string;
+  category: string;
+  read_only: boolean;
+  summary: string;
+  description?: string;
+  tenancy?: 'tenant' | 'none';
+  params?: JsonSchema;
+  query?: JsonSchema;
+  body?: JsonSchema;
+  body_type?: 'json' | 'octet-stream' | 'none';
+  response: { status: number; schema?: JsonSchema; content_type?: string };
+  errors?: number[];
+  paging?: PagingPolicy;
+  idempotency?: IdempotencyField;
+  audit?: { class: AuditClass; fields?: string[]; reason?: string };
+  dry_run?: boolean;
+  tags?: string[];
+}
+
+export interface Manifest {
+  id: string;
+  version: string;
+  summary: string;
+  requires?: { plugins?: string[]; services?: string[] };
+  permissions?: PermissionDecl[];
+  schemas?: Record<string, JsonSchema>;
+  routes: RouteDecl[];
+}
+
+/** A manifest together with where it came from, so errors can name the file. */
+export interface LoadedManifest {
+  manifest: Manifest;
+  file: string;
+}
+
+export const PUBLIC = 'public';
+export const AUTHENTICATED = 'authenticated';
+
+export function isMutating(method: HttpMethod): boolean {
+  return method !== 'GET';
+}

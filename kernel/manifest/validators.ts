@@ -1,0 +1,56 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { ErrorDetail } from '../errors.js';
+import type { Manifest } from './types.js';
+import { localSchemaName, rewriteRefs } from './compile.js';
+
+// ajv-formats is CommonJS; its callable is the default export under NodeNext resolution.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+export type Validator = (value: unknown) => ErrorDetail[] | null;
+
+function pluginSchemaId(plugin: string): string {
+  return `plugin:${plugin}`;
+}
+
+/** Maps a plugin-local `#/schemas/Name` reference to its registered id in ajv. */
+function ajvRef(plugin: string): (ref: string) => string {
+  return (ref) => {
+    const name = localSchemaName(ref);
+    return name === undefined ? ref : `${pluginSchemaId(plugin)}#/$defs/${name}`;
+  };
+}
+
+function toDetails(part: string, errors: readonly ErrorObject[]): ErrorDetail[] {
+  return errors.map((e) => {
+    let pointer = e.instancePath;
+    if (e.keyword === 'required') pointer += `/${String(e.params.missingProperty)}`;
+    if (e.keyword === 'additionalProperties') pointer += `/${String(e.params.additionalProperty)}`;
+    const message = e.keyword === 'additionalProperties' ? 'is not an allowed field' : e.message ?? 'is invalid';
+    return { in: part, pointer: pointer || '/', message };
+  });
+}
+
+/**
+ * Compiles every route schema once at boot. Query strings and path params are coerced from
+ * text (`?limit=5` is an integer); JSON bodies are not coerced, so a wrong type is an error.
+ */
+export class SchemaCompiler {
+  private readonly text = addFormats(new Ajv2020({ allErrors: true, strict: false, coerceTypes: 'array', useDefaults: true }));
+  private readonly json = addFormats(new Ajv2020({ allErrors: true, strict: false, useDefaults: true }));
+
+  constructor(manifests: readonly Manifest[]) {
+    for (const manifest of manifests) {
+      const defs = rewriteRefs(manifest.schemas ?? {}, ajvRef(manifest.id)) as Record<string, unknown>;
+      const document = { $id: pluginSchemaId(manifest.id), $defs: defs };
+      this.text.addSchema(document);
+      this.json.addSchema(document);
+    }
+  }
+
+  compile(plugin: string, part: 'params' | 'query' | 'body', schema: Record<string, unknown>): Validator {
+    const ajv = part === 'body' ? this.json : this.text;
+    const validate: ValidateFunction = ajv.compile(rewriteRefs(schema, ajvRef(plugin)) as object);
+    return (value) => (validate(value) ? null : toDetails(part, validate.errors ?? []));
+  }
+}

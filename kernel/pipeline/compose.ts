@@ -1,0 +1,31 @@
+import type { Call, CompiledRoute, Handler, KernelServices, Reply, Step, StepFactory } from '../types.js';
+
+/**
+ * Chains steps around a handler once, at boot. Each step calls `next()` at most once; the
+ * composed function is what every transport (HTTP, MCP) runs for the route.
+ */
+export function composeSteps(steps: readonly Step[], handler: Handler): (call: Call) => Promise<Reply> {
+  return function run(call: Call): Promise<Reply> {
+    const dispatch = (index: number): Promise<Reply> => {
+      const step = steps[index];
+      if (!step) return Promise.resolve(handler(call));
+      let called = false;
+      return step(call, () => {
+        if (called) return Promise.reject(new Error('a pipeline step called next() twice'));
+        called = true;
+        return dispatch(index + 1);
+      });
+    };
+    return dispatch(0);
+  };
+}
+
+/** Builds the applicable steps for a route from the ordered factories. */
+export function buildSteps(route: CompiledRoute, factories: readonly StepFactory[], kernel: KernelServices): Step[] {
+  const steps: Step[] = [];
+  for (const factory of factories) {
+    const step = factory(route, kernel);
+    if (step) steps.push(step);
+  }
+  return steps;
+}

@@ -1,0 +1,266 @@
+/**
+ * The kernel's contracts. A request is a transport-neutral `Call` that flows through the
+ * steps composed for its route; HTTP (Koa) and MCP are only two ways of making a Call, so
+ * both reach the very same pipeline.
+ */
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { RouteDecl, Manifest, JsonSchema } from './manifest/types.js';
+
+/** Who is calling, as the authentication chain established it. */
+export interface Principal {
+  subjectId: string;
+  tenantId: string;
+  /** How the caller authenticated and the id of that credential (session id, token id, ...). */
+  credential: { kind: CredentialKind; id: string };
+  roles: readonly string[];
+  permissions: ReadonlySet<string>;
+  /** A credential restricted to read-only operations (e.g. a read-only API token). */
+  readOnly?: boolean;
+  email?: string;
+}
+
+export type CredentialKind = 'session' | 'api_token' | 'oidc' | 'break_glass' | 'local';
+
+/** Audit attribution taken from the X-Service-* headers (spec §5). */
+export interface Attribution {
+  actorType: 'human' | 'service' | 'agent';
+  agentId?: string;
+  actorId?: string;
+  actorEmail?: string;
+}
+
+/** What the kernel's paging step hands a list handler: a keyset position, never an offset. */
+export interface PageRequest {
+  /** How many items the caller asked for, clamped to the route's ceiling. */
+  limit: number;
+  /** The handler should fetch this many rows (limit + 1) so the kernel knows whether more follow. */
+  fetch: number;
+  /** Values of the route's paging key for the last row already served; absent on the first page. */
+  after?: readonly unknown[];
+}
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export type Transport = 'http' | 'mcp';
+
+/** One request as it flows through the pipeline. Steps fill in the optional parts. */
+export interface Call {
+  readonly requestId: string;
+  readonly route: CompiledRoute;
+  readonly transport: Transport;
+  readonly method: string;
+  /** The concrete path requested. */
+  readonly path: string;
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  /** Lower-cased header names. */
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  /** Parsed JSON, a Buffer for octet-stream routes, or undefined. */
+  body: unknown;
+  readonly receivedAt: Date;
+  principal?: Principal;
+  tenantId?: string;
+  attribution: Attribution;
+  page?: PageRequest;
+  idempotencyKey?: string;
+  dryRun: boolean;
+  /** Database handle for the handler: the request's transaction when the route writes. */
+  db: Knex | Knex.Transaction;
+  /** Resource id the handler acted on, for the audit record; defaults to params.id or body id. */
+  resourceId?: string;
+  /** Facts steps record for the audit record and the dry-run report. */
+  readonly notes: CallNotes;
+}
+
+export interface CallNotes {
+  permissionChecked?: string;
+  auditFields?: Record<string, unknown>;
+  /** Set once the audit record of this call has been written (so it is written exactly once). */
+  audited?: boolean;
+  /** Extra detail for the audit record, e.g. the reason sent with a break-glass key. */
+  auditDetail?: Record<string, unknown>;
+  severity?: 'info' | 'critical';
+}
+
+export type Handler = (call: Call) => Promise<Reply> | Reply;
+export type Next = () => Promise<Reply>;
+export type Step = (call: Call, next: Next) => Promise<Reply>;
+
+/** Builds the step for one route at boot; returns null when the step does not apply to it. */
+export type StepFactory = (route: CompiledRoute, kernel: KernelServices) => Step | null;
+
+/** A manifest route after boot: its plugin, compiled validators and composed pipeline. */
+export interface CompiledRoute {
+  readonly plugin: string;
+  readonly decl: RouteDecl;
+  /** The OpenAPI-style path (`/components/{id}`). */
+  readonly path: string;
+  readonly mutating: boolean;
+  readonly idempotency: 'none' | 'request_id' | 'idempotency_key';
+  readonly auditClass: 'change' | 'action' | 'security' | 'critical' | 'none';
+  readonly dryRunAllowed: boolean;
+  readonly tenancy: 'tenant' | 'none';
+  /**
+   * Effective schemas: the manifest's, plus the fields the kernel adds (tenant_id, limit,
+   * cursor, dry_run, the idempotency field). `$ref`s still point at `#/schemas/<Name>` of the
+   * route's plugin; consumers rewrite them with `rewriteRefs`.
+   */
+  readonly schemas: { params?: JsonSchema; query?: JsonSchema; body?: JsonSchema; response?: JsonSchema };
+}
+
+/** Pluggable link in the authentication chain. */
+export interface Authenticator {
+  /** Human name of the scheme, used in logs and the OpenAPI document. */
+  readonly name: string;
+  /**
+   * Returns the principal, or null when the request carries no credential of this scheme (the
+   * chain then tries the next link). Throws ApiError('invalid_credentials') for a credential of
+   * this scheme that is wrong.
+   */
+  authenticate(call: Call): Promise<Principal | null>;
+  /** OpenAPI security schemes this link accepts, by scheme name. */
+  readonly securitySchemes?: Record<string, Record<string, unknown>>;
+}
+
+/** Record of one mutating call, written by the kernel's audit step through an AuditSink. */
+export interface AuditEntry {
+  tenantId: string;
+  operation: string;
+  method: string;
+  path: string;
+  resourceId: string | null;
+  status: number;
+  outcome: 'success' | 'refused' | 'failed';
+  errorCode: string | null;
+  requestId: string;
+  idempotencyKey: string | null;
+  principal: Principal | null;
+  attribution: Attribution;
+  fields: Record<string, unknown>;
+  detail: Record<string, unknown>;
+  severity: 'info' | 'critical';
+  transport: Transport;
+  at: Date;
+}
+
+export interface AuditSink {
+  /** Writes the record using `db`, which is the call's own transaction when it has one. */
+  write(db: Knex | Knex.Transaction, entry: AuditEntry): Promise<void>;
+}
+
+export interface Clock {
+  now(): Date;
+}
+
+export interface Readiness {
+  /** Registers a named check; the service is ready only when every check passes. */
+  add(name: string, check: () => Promise<boolean>): void;
+  /** Runs every check (each bounded by a deadline); fail-closed: a check that throws or hangs fails. */
+  evaluate(): Promise<{ ready: boolean; checks: Record<string, boolean> }>;
+}
+
+/** What a runtime log record holds (GET /logs). */
+export interface LogRecord {
+  tenantId: string;
+  level: 'debug' | 'info' | 'warn' | 'error';
+  source: string;
+  message: string;
+  fields?: Record<string, unknown>;
+}
+
+export interface LogSink {
+  write(record: LogRecord): Promise<void>;
+}
+
+/** The catalog of every route of every enabled plugin; the source of OpenAPI and agent tools. */
+export interface Catalog {
+  readonly routes: readonly CompiledRoute[];
+  readonly manifests: readonly Manifest[];
+  readonly permissions: ReadonlyMap<string, { plugin: string; description: string }>;
+  byOperation(operation: string): CompiledRoute | undefined;
+  /** The JSON Schema of a route part with `$ref`s resolved to OpenAPI component refs. */
+  openapi(): Record<string, unknown>;
+}
+
+export interface DispatchRequest {
+  operation: string;
+  params?: Record<string, unknown>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+  headers?: Record<string, string | undefined>;
+  transport: Transport;
+  requestId?: string;
+}
+
+/** Runs a call through a route's composed pipeline without HTTP (used by the MCP server). */
+export interface Dispatcher {
+  dispatch(request: DispatchRequest): Promise<Reply>;
+}
+
+/** Services the kernel offers; a plugin gets only those its manifest `requires.services`. */
+export interface KernelServices {
+  db: Knex;
+  logger: Logger;
+  /** The whole kernel configuration (frozen). A plugin's own settings come in PluginContext. */
+  config: Readonly<import('./config/types.js').KernelConfig>;
+  clock: Clock;
+  catalog: Catalog;
+  dispatcher: Dispatcher;
+  metrics: import('prom-client').Registry;
+  readiness: Readiness;
+  secrets: SecretStore;
+  /** The authentication chain, in order, as the enabled plugins contributed it. */
+  authenticators: readonly Authenticator[];
+  audit: AuditSink | undefined;
+  logs: LogSink | undefined;
+}
+
+/** Secrets the kernel generates once and shares across instances through the database. */
+export interface SecretStore {
+  /** A 32-byte key by name, created on first use and the same on every instance. */
+  key(name: string): Promise<Buffer>;
+}
+
+export interface Migration {
+  name: string;
+  up(db: Knex): Promise<void>;
+  down?(db: Knex): Promise<void>;
+}
+
+/** What a plugin contributes once set up. */
+export interface PluginInstance {
+  handlers: Record<string, Handler>;
+  authenticators?: Authenticator[];
+  /** The audit sink the kernel's audit step writes through (one plugin provides it). */
+  audit?: AuditSink;
+  logs?: LogSink;
+  /** Extra pipeline steps a plugin contributes at a named insertion point. */
+  steps?: Partial<Record<StepSlot, StepFactory>>;
+  start?(): Promise<void>;
+  stop?(): Promise<void>;
+}
+
+/** Named insertion points of the pipeline where plugins may add a step. */
+export type StepSlot = 'authenticate' | 'authorize';
+
+export interface PluginContext {
+  id: string;
+  manifest: Manifest;
+  /** The plugin's own section of the config (`plugins.<id>` settings), frozen. */
+  settings: Readonly<Record<string, unknown>>;
+  services: Partial<KernelServices>;
+}
+
+/** A plugin module's default export. */
+export interface PluginDefinition {
+  id: string;
+  /** Path of the manifest file, or the manifest itself. */
+  manifest: string | Manifest;
+  migrations?: Migration[];
+  setup(context: PluginContext): PluginInstance | Promise<PluginInstance>;
+}

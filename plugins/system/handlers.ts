@@ -1,0 +1,27 @@
+import type { Handler, KernelServices, PluginContext } from '../../kernel/types.js';
+
+export function systemHandlers(context: PluginContext): Record<string, Handler> {
+  const { catalog, metrics, readiness, config } = context.services as Pick<KernelServices, 'catalog' | 'metrics' | 'readiness' | 'config'>;
+  const build = config.build;
+  const startedAt = new Date();
+  return {
+    getHealth: () => ({
+      status: 200,
+      body: {
+        status: 'ok',
+        version: build.version,
+        commit: build.commit,
+        profile: config.profile,
+        started_at: startedAt.toISOString(),
+        uptime_seconds: Math.round(process.uptime() * 1000) / 1000,
+      },
+    }),
+    getReady: async () => {
+      const { ready, checks } = await readiness.evaluate();
+      return { status: ready ? 200 : 503, body: { status: ready ? 'ready' : 'not_ready', checks }, headers: { 'Cache-Control': 'no-store' } };
+    },
+    getLive: () => ({ status: 200, body: { status: 'alive' } }),
+    getMetrics: async () => ({ status: 200, body: await metrics.metrics(), headers: { 'Content-Type': metrics.contentType } }),
+    getOpenApi: () => ({ status: 200, body: catalog.openapi() }),
+  };
+}
