@@ -1,0 +1,2 @@
+// Mocha root hooks shared by every test file.
+process.env.RUNTIME_LOG_LEVEL ??= 'silent';

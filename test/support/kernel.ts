@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import { loadConfig, deepMerge } from '../../kernel/config/load.js';
+import { createKernel, type Kernel } from '../../kernel/boot.js';
+import type { KernelServices } from '../../kernel/types.js';
+
+export interface HttpResult {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Raw body bytes/text sent as-is (with `contentType`). */
+  raw?: string | Buffer;
+  contentType?: string;
+  headers?: Record<string, string>;
+  /** Sent as `Authorization: Bearer <token>`. */
+  token?: string;
+}
+
+export interface TestKernel {
+  kernel: Kernel;
+  url: string;
+  request(method: string, path: string, options?: RequestOptions): Promise<HttpResult>;
+  close(): Promise<void>;
+}
+
+/** True when the suite runs against a real PostgreSQL server (DATABASE_URL) rather than PGlite. */
+export const onPostgres = Boolean(process.env.DATABASE_URL);
+
+/**
+ * Database settings for a test kernel: embedded in memory by default; with DATABASE_URL, a
+ * fresh schema on the real server so test kernels never see each other's rows.
+ */
+export function testDatabase(schema = `t_${randomBytes(6).toString('hex')}`): Record<string, unknown> {
+  return onPostgres ? { url: process.env.DATABASE_URL, schema } : { data_dir: 'memory' };
+}
+
+export async function request(base: string, method: string, path: string, options: RequestOptions = {}): Promise<HttpResult> {
+  const headers: Record<string, string> = { ...(options.headers ?? {}) };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body: string | Buffer | undefined;
+  if (options.raw !== undefined) {
+    body = options.raw;
+    headers['content-type'] ??= options.contentType ?? 'application/json';
+  } else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(`${base}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const text = await response.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = text;
+  }
+  return { status: response.status, headers: response.headers, body: parsed, text };
+}
+
+/** Boots a kernel on a free port with the test profile plus `overrides`. */
+export async function startKernel(overrides: Record<string, unknown> = {}, options: { clock?: KernelServices['clock']; schema?: string } = {}): Promise<TestKernel> {
+  const env = { ...process.env };
+  delete env.DATABASE_URL;
+  delete env.PORT;
+  delete env.RUNTIME_PLUGINS;
+  const database = testDatabase(options.schema);
+  const config = loadConfig({ profile: 'test', env, overrides: deepMerge({ database }, overrides) });
+  const kernel = await createKernel({ config, ...(options.clock ? { clock: options.clock } : {}) });
+  const { url } = await kernel.listen();
+  return {
+    kernel,
+    url,
+    request: (method, path, requestOptions) => request(url, method, path, requestOptions),
+    async close() {
+      // A schema the test named itself may be shared by several kernels; the test drops it.
+      if (onPostgres && !options.schema && typeof database.schema === 'string') {
+        await kernel.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [database.schema]).catch(() => undefined);
+      }
+      await kernel.close();
+    },
+  };
+}
