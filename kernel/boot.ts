@@ -10,7 +10,7 @@ import { kernelMigrations } from './db/kernel-migrations.js';
 import { compileRoute } from './manifest/compile.js';
 import { checkConformance, ConformanceError } from './manifest/conformance.js';
 import { SchemaCompiler } from './manifest/validators.js';
-import { resolvePlugin, PluginLoadError, type ResolvedPlugin } from './plugin/resolve.js';
+import { resolvePlugin, resolveDefinition, PluginLoadError, type ResolvedPlugin } from './plugin/resolve.js';
 import { orderPlugins } from './plugin/order.js';
 import { createCatalog } from './catalog.js';
 import { createReadiness } from './readiness.js';
@@ -22,7 +22,7 @@ import { createHttpApp } from './http/app.js';
 import { ApiError } from './errors.js';
 import type { MountedRoute } from './http/router.js';
 import type {
-  Authenticator, Call, Catalog, Dispatcher, KernelServices, PluginContext, PluginInstance, Reply, StepFactory, StepSlot,
+  Authenticator, Call, Catalog, Dispatcher, KernelServices, PluginContext, PluginDefinition, PluginInstance, Reply, StepFactory, StepSlot,
 } from './types.js';
 
 export interface Kernel {
@@ -43,6 +43,8 @@ export interface KernelOptions {
   logger?: Logger;
   /** Replaces the wall clock (tests move time instead of sleeping). */
   clock?: KernelServices['clock'];
+  /** Plugin definitions added in code after the configured ones (embedding, tests). */
+  plugins?: readonly PluginDefinition[];
 }
 
 function createLogger(config: Readonly<KernelConfig>): Logger {
@@ -66,9 +68,10 @@ function servicesFor(plugin: ResolvedPlugin, services: KernelServices): Partial<
   return granted;
 }
 
-async function resolveAll(config: Readonly<KernelConfig>): Promise<ResolvedPlugin[]> {
+async function resolveAll(config: Readonly<KernelConfig>, inline: readonly PluginDefinition[]): Promise<ResolvedPlugin[]> {
   const resolved: ResolvedPlugin[] = [];
   for (const ref of config.plugins) resolved.push(await resolvePlugin(ref, config.settings));
+  for (const definition of inline) resolved.push(resolveDefinition(definition, config.settings));
   return orderPlugins(resolved);
 }
 
@@ -76,7 +79,7 @@ async function resolveAll(config: Readonly<KernelConfig>): Promise<ResolvedPlugi
 export async function createKernel(options: KernelOptions): Promise<Kernel> {
   const { config } = options;
   const logger = options.logger ?? createLogger(config);
-  const plugins = await resolveAll(config);
+  const plugins = await resolveAll(config, options.plugins ?? []);
   const manifests = plugins.map((p) => p.loaded.manifest);
 
   const database = await connectDatabase(config.database);

@@ -65,6 +65,14 @@ function loadManifestOf(definition: PluginDefinition, baseDir: string): LoadedMa
   return loadManifestFile(file);
 }
 
+/** A plugin given in code (embedding, tests); a relative manifest path is taken from the project root. */
+export function resolveDefinition(definition: PluginDefinition, settingsById: Readonly<Record<string, Record<string, unknown>>>): ResolvedPlugin {
+  if (!isDefinition(definition)) throw new PluginLoadError('a plugin given in code must be a definition { id, manifest, setup }');
+  const loaded = loadManifestOf(definition, PROJECT_ROOT);
+  if (loaded.manifest.id !== definition.id) throw new PluginLoadError(`plugin ${definition.id}: its manifest ${loaded.file} has id "${loaded.manifest.id}"`);
+  return { definition, loaded, settings: { ...(settingsById[definition.id] ?? {}) }, origin: 'code' };
+}
+
 /** Loads one configured plugin: built-ins by id from plugins/<id>, others from a folder or package. */
 export async function resolvePlugin(ref: PluginRef, settingsById: Readonly<Record<string, Record<string, unknown>>>): Promise<ResolvedPlugin> {
   const builtin = typeof ref === 'string';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { loadConfig, deepMerge } from '../../kernel/config/load.js';
 import { createKernel, type Kernel } from '../../kernel/boot.js';
-import type { KernelServices } from '../../kernel/types.js';
+import type { KernelServices, PluginDefinition } from '../../kernel/types.js';
 
 export interface HttpResult {
   status: number;
@@ -61,14 +61,17 @@ export async function request(base: string, method: string, path: string, option
 }
 
 /** Boots a kernel on a free port with the test profile plus `overrides`. */
-export async function startKernel(overrides: Record<string, unknown> = {}, options: { clock?: KernelServices['clock']; schema?: string } = {}): Promise<TestKernel> {
+export async function startKernel(
+  overrides: Record<string, unknown> = {},
+  options: { clock?: KernelServices['clock']; schema?: string; plugins?: PluginDefinition[] } = {},
+): Promise<TestKernel> {
   const env = { ...process.env };
   delete env.DATABASE_URL;
   delete env.PORT;
   delete env.RUNTIME_PLUGINS;
   const database = testDatabase(options.schema);
   const config = loadConfig({ profile: 'test', env, overrides: deepMerge({ database }, overrides) });
-  const kernel = await createKernel({ config, ...(options.clock ? { clock: options.clock } : {}) });
+  const kernel = await createKernel({ config, ...(options.clock ? { clock: options.clock } : {}), ...(options.plugins ? { plugins: options.plugins } : {}) });
   const { url } = await kernel.listen();
   return {
     kernel,
