@@ -1,0 +1,84 @@
+import { expect } from 'chai';
+import { loadConfig } from '../../../kernel/config/load.js';
+import { createKernel } from '../../../kernel/boot.js';
+import type { Manifest, RouteDecl } from '../../../kernel/manifest/types.js';
+import type { Handler, PluginDefinition } from '../../../kernel/types.js';
+import { testDatabase } from '../../support/kernel.js';
+
+const listRoute: RouteDecl = {
+  operation: 'listWidgets', method: 'GET', path: '/widgets', permission: 'test:widget:read', category: 'test', read_only: true,
+  summary: 'List widgets',
+  response: { status: 200, schema: { type: 'object', properties: { items: { type: 'array' } } } },
+  paging: { default_limit: 10, max_limit: 100, cursor_in: 'header', key: ['id'] },
+};
+const createRoute: RouteDecl = {
+  operation: 'createWidget', method: 'POST', path: '/widgets', permission: 'test:widget:write', category: 'test', read_only: false,
+  summary: 'Create a widget', body: { type: 'object' }, response: { status: 201 }, audit: { class: 'change' },
+};
+
+function widgetPlugin(routes: RouteDecl[], handlers: Record<string, Handler>, permissions = ['test:widget:read', 'test:widget:write']): PluginDefinition {
+  const manifest: Manifest = {
+    id: 'widgets', version: '1.0.0', summary: 'Widgets for conformance tests',
+    permissions: permissions.map((name) => ({ name, description: name })),
+    routes,
+  };
+  return { id: 'widgets', manifest, setup: () => ({ handlers }) };
+}
+
+const ok: Handler = () => ({ status: 200, body: { items: [] } });
+
+async function bootError(plugin: PluginDefinition): Promise<Error> {
+  const config = loadConfig({ profile: 'test', env: {}, overrides: { plugins: ['system'], auth: { mode: 'none' }, database: testDatabase() } });
+  try {
+    const kernel = await createKernel({ config, plugins: [plugin] });
+    await kernel.close();
+  } catch (err) {
+    return err as Error;
+  }
+  throw new Error('the kernel booted although the plugin is not conformant');
+}
+
+describe('boot conformance', () => {
+  it('refuses to boot when a route has no handler, naming the plugin and operation', async () => {
+    const err = await bootError(widgetPlugin([listRoute, createRoute], { listWidgets: ok }));
+    expect(err.name).to.equal('ConformanceError');
+    expect(err.message).to.include('plugin widgets, operation createWidget: the route has no handler');
+  });
+
+  it('refuses to boot when a list route declares no paging policy', async () => {
+    const { paging: _omitted, ...unpaged } = listRoute;
+    const err = await bootError(widgetPlugin([unpaged], { listWidgets: ok }));
+    expect(err.message).to.include('plugin widgets, operation listWidgets: a list route has no paging policy');
+  });
+
+  it('refuses to boot when a handler has no route', async () => {
+    const err = await bootError(widgetPlugin([listRoute], { listWidgets: ok, dropWidgets: ok }));
+    expect(err.message).to.include('plugin widgets, operation dropWidgets: the handler has no route');
+  });
+
+  it('refuses to boot when a mutating route has no audit class', async () => {
+    const { audit: _omitted, ...unaudited } = createRoute;
+    const err = await bootError(widgetPlugin([unaudited], { createWidget: ok }));
+    expect(err.message).to.include('plugin widgets, operation createWidget: a mutating route (POST) has no audit class');
+  });
+
+  it('refuses to boot when a route names an undeclared permission', async () => {
+    const err = await bootError(widgetPlugin([listRoute], { listWidgets: ok }, ['test:widget:write']));
+    expect(err.message).to.include('plugin widgets, operation listWidgets: permission test:widget:read is not declared by any enabled plugin');
+  });
+
+  it('lists every problem at once, one line each', async () => {
+    const { paging: _p, ...unpaged } = listRoute;
+    const err = await bootError(widgetPlugin([unpaged, createRoute], { listWidgets: ok, extra: ok }));
+    const lines = err.message.split('\n').filter((line) => line.includes('plugin widgets'));
+    expect(lines).to.have.length(3);
+  });
+
+  it('refuses a manifest that breaks the manifest schema, naming the file and the JSON pointer', async () => {
+    const broken = { ...widgetPlugin([listRoute], { listWidgets: ok }), manifest: { id: 'widgets', version: 'one', summary: 'x', routes: [{ ...listRoute, method: 'FETCH' }] } as unknown as Manifest };
+    const err = await bootError(broken);
+    expect(err.name).to.equal('ManifestError');
+    expect(err.message).to.include('widgets (inline manifest): /version');
+    expect(err.message).to.include('/routes/0/method');
+  });
+});
