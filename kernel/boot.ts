@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { pino, type Logger } from 'pino';
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import { createMetricsRegistry } from './metrics.js';
 import type { KernelConfig } from './config/types.js';
 import { connectDatabase, type Database } from './db/connect.js';
 import { runMigrations, type OwnedMigrations } from './db/migrate.js';
@@ -20,7 +20,7 @@ import { pipelineFactories } from './pipeline/order.js';
 import { newCall } from './pipeline/call.js';
 import { createHttpApp } from './http/app.js';
 import { ApiError } from './errors.js';
-import type { MountedRoute } from './http/router.js';
+import type { Endpoint, MountedRoute } from './http/router.js';
 import type {
   Authenticator, Call, Catalog, Dispatcher, KernelServices, PluginContext, PluginDefinition, PluginInstance, Reply, StepFactory, StepSlot,
 } from './types.js';
@@ -32,6 +32,8 @@ export interface Kernel {
   readonly catalog: Catalog;
   readonly services: KernelServices;
   readonly app: import('koa');
+  /** Every method and path the HTTP router serves, read back from the router itself. */
+  readonly endpoints: readonly Endpoint[];
   /** Starts serving on the configured host and port; resolves with the bound address. */
   listen(): Promise<{ port: number; url: string }>;
   /** Drains in-flight requests, stops plugins and closes the database. Safe to call twice. */
@@ -96,8 +98,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       build: config.build,
       securitySchemes: () => Object.assign({}, ...authenticators.map((a) => a.securitySchemes ?? {})) as Record<string, Record<string, unknown>>,
     });
-    const metrics = new Registry();
-    collectDefaultMetrics({ register: metrics });
+    const metrics = createMetricsRegistry();
     const readiness = createReadiness(config.database.ready_timeout_ms);
     const runners = new Map<string, (call: Call) => Promise<Reply>>();
     const dispatcher: Dispatcher = {
@@ -181,7 +182,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     let started = true;
     readiness.add('plugins', async () => started);
 
-    const app = createHttpApp({ config, logger, metrics, mounted });
+    const { app, endpoints } = createHttpApp({ config, logger, metrics, mounted });
     let server: Server | undefined;
     const sockets = new Set<Socket>();
     let closing: Promise<void> | undefined;
@@ -193,6 +194,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       catalog,
       services,
       app,
+      endpoints,
       listen() {
         return new Promise((resolve, reject) => {
           const s = app.listen(config.http.port, config.http.host);

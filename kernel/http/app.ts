@@ -6,10 +6,10 @@ import { requestId } from './request-id.js';
 import { accessLog } from './access-log.js';
 import { httpMetrics } from './metrics.js';
 import { errorBoundary } from './error-boundary.js';
-import { buildRouter, type MountedRoute } from './router.js';
+import { buildRouter, type Endpoint, type MountedRoute } from './router.js';
 
 /** The HTTP transport: request id → access log → metrics → error boundary → router. */
-export function createHttpApp(input: { config: Readonly<KernelConfig>; logger: Logger; metrics: Registry; mounted: readonly MountedRoute[] }): Koa {
+export function createHttpApp(input: { config: Readonly<KernelConfig>; logger: Logger; metrics: Registry; mounted: readonly MountedRoute[] }): { app: Koa; endpoints: Endpoint[] } {
   const app = new Koa({ proxy: input.config.http.trust_proxy });
   // Koa would print errors to stderr itself; the error boundary already logs them once.
   app.silent = true;
@@ -17,6 +17,7 @@ export function createHttpApp(input: { config: Readonly<KernelConfig>; logger: L
   app.use(accessLog(input.logger));
   app.use(httpMetrics(input.metrics));
   app.use(errorBoundary(input.logger));
-  app.use(buildRouter(input.mounted, input.config.http));
-  return app;
+  const router = buildRouter(input.mounted, input.config.http);
+  app.use(router.middleware);
+  return { app, endpoints: router.endpoints };
 }

@@ -61,13 +61,20 @@ function httpHandler(mounted: MountedRoute, http: KernelConfig['http']): Middlew
  * Builds the router from the compiled routes. Unknown paths are 404; a known path with another
  * method is 405 with `Allow` listing the methods it takes.
  */
-export function buildRouter(mounted: readonly MountedRoute[], http: KernelConfig['http']): Middleware {
+export interface Endpoint {
+  method: string;
+  path: string;
+}
+
+export function buildRouter(mounted: readonly MountedRoute[], http: KernelConfig['http']): { middleware: Middleware; endpoints: Endpoint[] } {
   const router = new Router();
   for (const entry of mounted) {
     router.register(routerPath(entry.route.path), [entry.route.decl.method], httpHandler(entry, http));
   }
   const routes = router.routes() as unknown as Middleware;
-  return async (ctx, next) => {
+  // What the router really serves (HEAD is Koa's automatic twin of GET), read back from its layers.
+  const endpoints = router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: String(layer.path) })));
+  const middleware: Middleware = async (ctx, next) => {
     const match = router.match(ctx.path, ctx.method);
     if (!match.route) {
       if (match.path.length === 0) throw new ApiError('not_found', `No route ${ctx.method} ${ctx.path}.`);
@@ -81,4 +88,5 @@ export function buildRouter(mounted: readonly MountedRoute[], http: KernelConfig
     }
     await routes(ctx, next);
   };
+  return { middleware, endpoints };
 }
