@@ -5,6 +5,7 @@ import { tenancyStep } from './steps/tenancy.js';
 import { authorizeStep } from './steps/authorize.js';
 import { validateStep } from './steps/validate.js';
 import { transactionStep } from './steps/transaction.js';
+import { pagingStep } from './steps/paging.js';
 
 /**
  * The request pipeline in DESIGN.md's order. Each factory decides at boot whether its step
@@ -19,5 +20,6 @@ export function pipelineFactories(compiler: SchemaCompiler, extra: Partial<Recor
     ...(extra.authorize ?? []),
     validateStep(compiler),
     transactionStep(async () => {}),
+    pagingStep,
   ];
 }
