@@ -84,7 +84,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   const plugins = await resolveAll(config, options.plugins ?? []);
   const manifests = plugins.map((p) => p.loaded.manifest);
 
-  const database = await connectDatabase(config.database);
+  const database = await connectDatabase(config.database, logger.child({ component: 'database' }));
   try {
     const owners: OwnedMigrations[] = [{ owner: 'kernel', migrations: kernelMigrations }];
     for (const p of plugins) owners.push({ owner: p.definition.id, migrations: p.definition.migrations ?? [] });

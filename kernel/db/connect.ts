@@ -3,6 +3,7 @@ import { isAbsolute } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 import { fromRoot } from '../paths.js';
+import type { Logger } from 'pino';
 import type { KernelConfig } from '../config/types.js';
 
 export interface Database {
@@ -23,8 +24,17 @@ function embeddedConnection(dataDir: string | undefined): Record<string, unknown
  * One SQL dialect everywhere: PostgreSQL. A URL selects a server through `pg`; otherwise the
  * embedded PGlite runs in-process, which holds exactly one connection (knex-pglite pins the pool).
  */
-export async function connectDatabase(config: KernelConfig['database']): Promise<Database> {
+export async function connectDatabase(config: KernelConfig['database'], logger?: Logger): Promise<Database> {
   const schema = config.schema;
+  // knex prints connection trouble to the console itself; route it to the structured log instead.
+  const log = logger
+    ? {
+        warn: (m: unknown) => logger.warn({ knex: String(m) }, 'database warning'),
+        error: (m: unknown) => logger.error({ knex: String(m) }, 'database error'),
+        deprecate: (m: unknown) => logger.warn({ knex: String(m) }, 'database deprecation'),
+        debug: (m: unknown) => logger.debug({ knex: String(m) }, 'database debug'),
+      }
+    : undefined;
   let knex: Knex;
   let kind: Database['kind'];
   if (config.url) {
@@ -34,6 +44,7 @@ export async function connectDatabase(config: KernelConfig['database']): Promise
       connection: config.url,
       pool: { min: 0, max: config.pool_max },
       acquireConnectionTimeout: 10_000,
+      ...(log ? { log } : {}),
       ...(schema ? { searchPath: [schema] } : {}),
     });
   } else {
@@ -43,6 +54,7 @@ export async function connectDatabase(config: KernelConfig['database']): Promise
       dialect: 'postgres',
       connection: embeddedConnection(config.data_dir),
       acquireConnectionTimeout: 60_000,
+      ...(log ? { log } : {}),
       ...(schema ? { searchPath: [schema] } : {}),
     } as Knex.Config);
   }
