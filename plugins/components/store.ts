@@ -96,6 +96,8 @@ export class ComponentStore {
   }
 
   async remove(tenantId: string, id: string): Promise<boolean> {
-    return (await this.db('components').where({ tenant_id: tenantId, id }).delete()) > 0;
+    // RETURNING rather than the affected-row count: knex-pglite reports deletes as a raw result.
+    const deleted = (await this.db('components').where({ tenant_id: tenantId, id }).delete().returning('id')) as unknown[];
+    return deleted.length > 0;
   }
 }
