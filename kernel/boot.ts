@@ -7,6 +7,7 @@ import type { KernelConfig } from './config/types.js';
 import { connectDatabase, type Database } from './db/connect.js';
 import { runMigrations, type OwnedMigrations } from './db/migrate.js';
 import { kernelMigrations } from './db/kernel-migrations.js';
+import { startKeyPurge } from './idempotency/purge.js';
 import { compileRoute } from './manifest/compile.js';
 import { checkConformance, ConformanceError } from './manifest/conformance.js';
 import { SchemaCompiler } from './manifest/validators.js';
@@ -179,6 +180,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     });
 
     for (const { instance } of instances) await instance.start?.();
+    const stopKeyPurge = startKeyPurge(database.knex, services.clock, logger, (config.idempotency?.purge_interval_seconds ?? 600) * 1000);
     let started = true;
     readiness.add('plugins', async () => started);
 
@@ -231,6 +233,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
               logger.error({ err, plugin: id }, 'plugin failed to stop');
             }
           }
+          stopKeyPurge();
           await database.close();
         })();
         return closing;

@@ -85,6 +85,8 @@ export interface CallNotes {
   /** Extra detail for the audit record, e.g. the reason sent with a break-glass key. */
   auditDetail?: Record<string, unknown>;
   severity?: 'info' | 'critical';
+  /** Set when the idempotency step answered with a stored response (no effect this time). */
+  replayed?: boolean;
 }
 
 export type Handler = (call: Call) => Promise<Reply> | Reply;
@@ -127,6 +129,8 @@ export interface Authenticator {
   readonly securitySchemes?: Record<string, Record<string, unknown>>;
 }
 
+export type AuditOutcome = 'success' | 'refused' | 'failed' | 'replayed' | 'dry_run';
+
 /** Record of one mutating call, written by the kernel's audit step through an AuditSink. */
 export interface AuditEntry {
   tenantId: string;
@@ -135,7 +139,11 @@ export interface AuditEntry {
   path: string;
   resourceId: string | null;
   status: number;
-  outcome: 'success' | 'refused' | 'failed';
+  /**
+   * success: the effect committed; refused: a 4xx; failed: a 5xx; replayed: an idempotent
+   * retry answered from the stored response; dry_run: checked and rolled back, nothing persisted.
+   */
+  outcome: AuditOutcome;
   errorCode: string | null;
   requestId: string;
   idempotencyKey: string | null;
@@ -174,7 +182,13 @@ export interface LogRecord {
 }
 
 export interface LogSink {
+  /**
+   * Accepts a record; resolves once it is queued, not stored, so a caller inside a request's
+   * transaction never waits for the database (the embedded one has a single connection).
+   */
   write(record: LogRecord): Promise<void>;
+  /** Resolves when every record accepted so far is stored. */
+  flush?(): Promise<void>;
 }
 
 /** The catalog of every route of every enabled plugin; the source of OpenAPI and agent tools. */

@@ -17,6 +17,8 @@ export interface KernelConfig {
   plugins: PluginRef[];
   settings: Record<string, Record<string, unknown>>;
   auth: { mode: 'required' | 'none' };
+  /** Idempotency-key retention; defaults filled in by the config schema. */
+  idempotency?: { retention_hours?: number; purge_interval_seconds?: number };
   log: { level: string };
   build: { version: string; commit: string };
 }

@@ -1,25 +1,36 @@
 import type { StepFactory, StepSlot } from '../types.js';
 import type { SchemaCompiler } from '../manifest/validators.js';
+import { dryRunStep } from './steps/dry-run.js';
+import { auditBeforeCommit, auditStep } from './steps/audit.js';
 import { authenticateStep } from './steps/authenticate.js';
 import { tenancyStep } from './steps/tenancy.js';
 import { authorizeStep } from './steps/authorize.js';
 import { validateStep } from './steps/validate.js';
 import { transactionStep } from './steps/transaction.js';
+import { idempotencyStep } from './steps/idempotency.js';
 import { pagingStep } from './steps/paging.js';
 
 /**
  * The request pipeline in DESIGN.md's order. Each factory decides at boot whether its step
  * applies to a route, so a route pays only for what its manifest declares.
+ *
+ * Dry-run and audit come first so that a call refused by any later step is still recorded (and
+ * recorded as a dry run when it was one); the dry-run report wraps the reply after the audit
+ * step has recorded what would have happened. Idempotency runs inside the transaction, so a
+ * stored response commits with its effect and audit record or not at all.
  */
 export function pipelineFactories(compiler: SchemaCompiler, extra: Partial<Record<StepSlot, StepFactory[]>>): StepFactory[] {
   return [
+    dryRunStep,
+    auditStep,
     authenticateStep,
     ...(extra.authenticate ?? []),
     tenancyStep,
     authorizeStep,
     ...(extra.authorize ?? []),
     validateStep(compiler),
-    transactionStep(async () => {}),
+    transactionStep(auditBeforeCommit),
+    idempotencyStep,
     pagingStep,
   ];
 }

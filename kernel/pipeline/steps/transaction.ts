@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Reply, StepFactory } from '../../types.js';
+import type { Call, KernelServices, Reply, StepFactory } from '../../types.js';
 
 /** Thrown inside the transaction to roll it back while keeping the reply (dry runs). */
 class RollbackWith extends Error {
@@ -8,25 +8,34 @@ class RollbackWith extends Error {
   }
 }
 
+/** Work that must commit together with the call's effect, such as its audit record. */
+export type BeforeCommit = (trx: Knex.Transaction, call: Call, reply: Reply, kernel: KernelServices) => Promise<void>;
+
 /**
  * A mutating route's handler runs inside one database transaction; whatever must commit with
- * the effect (its audit record) is written by `beforeCommit` in the same transaction. A dry
- * run executes everything and then rolls back.
+ * the effect (its audit record) is written by the `beforeCommit` hooks in the same transaction.
+ * A dry run executes everything and then rolls back, skipping the hooks.
  */
-export function transactionStep(beforeCommit: (trx: Knex.Transaction, call: Parameters<ReturnType<StepFactory> & object>[0], reply: Reply) => Promise<void>): StepFactory {
+export function transactionStep(...beforeCommit: BeforeCommit[]): StepFactory {
   return (route, kernel) => {
-    if (!route.mutating) return null;
+    // A route that changes nothing itself and records no audit needs no write transaction. The
+    // MCP transport is one: it dispatches each tool call into that tool's own pipeline and
+    // transaction, and holding one here would pin a pooled connection for the whole call — on
+    // the embedded database the only one, so the nested call would wait for it forever.
+    if (!route.mutating || (route.decl.read_only && route.auditClass === 'none')) return null;
     return async (call, next) => {
       try {
         return await kernel.db.transaction(async (trx) => {
           call.db = trx;
           const reply = await next();
           if (call.dryRun) throw new RollbackWith(reply);
-          await beforeCommit(trx, call, reply);
+          for (const hook of beforeCommit) await hook(trx, call, reply, kernel);
           return reply;
         });
       } catch (err) {
         if (err instanceof RollbackWith) return err.reply;
+        // Whatever the hooks wrote was rolled back with the effect.
+        call.notes.audited = false;
         throw err;
       } finally {
         call.db = kernel.db;

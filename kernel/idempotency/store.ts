@@ -1,0 +1,96 @@
+import type { Knex } from 'knex';
+import type { Migration, Reply } from '../types.js';
+
+export const TABLE = 'kernel_idempotency_keys';
+
+/** Keys are scoped to tenant + principal + operation (tenant first, like every table). */
+export interface KeyScope {
+  tenantId: string;
+  subjectId: string;
+  operation: string;
+  key: string;
+}
+
+export interface StoredResponse {
+  fingerprint: string;
+  reply: Reply;
+  expiresAt: Date;
+}
+
+export const idempotencyMigration: Migration = {
+  name: '002_kernel_idempotency_keys',
+  async up(db) {
+    await db.schema.createTable(TABLE, (t) => {
+      t.text('tenant_id').notNullable();
+      t.text('subject_id').notNullable();
+      t.text('operation').notNullable();
+      t.text('key').notNullable();
+      t.text('fingerprint').notNullable();
+      t.integer('status').notNullable();
+      t.jsonb('headers').notNullable().defaultTo('{}');
+      /** The response body exactly as it was serialised (JSON text), or null when there was none. */
+      t.text('body');
+      t.timestamp('created_at', { useTz: true, precision: 3 }).notNullable();
+      t.timestamp('expires_at', { useTz: true, precision: 3 }).notNullable();
+      t.primary(['tenant_id', 'subject_id', 'operation', 'key']);
+    });
+  },
+  async down(db) {
+    await db.schema.dropTable(TABLE);
+  },
+};
+
+interface ClaimRow {
+  locked: boolean;
+  fingerprint: string | null;
+  status: number | null;
+  headers: Record<string, string> | null;
+  body: string | null;
+  expires_at: Date | string | null;
+}
+
+/**
+ * Takes the key's lock for this transaction without waiting and reads what is stored for it,
+ * in one round trip. The lock is a transaction-level advisory lock: it is released by commit,
+ * rollback, or the database when the process dies, so a crash can never leave a key stuck.
+ */
+export async function claimKey(trx: Knex.Transaction, scope: KeyScope): Promise<{ locked: boolean; stored?: StoredResponse }> {
+  const result = await trx.raw(
+    `SELECT pg_try_advisory_xact_lock(hashtext(?), hashtext(?)) AS locked, k.fingerprint, k.status, k.headers, k.body, k.expires_at
+       FROM (SELECT 1) AS one
+       LEFT JOIN ${TABLE} AS k ON k.tenant_id = ? AND k.subject_id = ? AND k.operation = ? AND k.key = ?`,
+    [`${scope.tenantId}\u001f${scope.operation}`, `${scope.subjectId}\u001f${scope.key}`, scope.tenantId, scope.subjectId, scope.operation, scope.key],
+  );
+  const row = (result.rows as ClaimRow[])[0] as ClaimRow;
+  if (!row.locked) return { locked: false };
+  if (row.fingerprint === null || row.status === null || row.expires_at === null) return { locked: true };
+  const reply: Reply = { status: row.status };
+  if (row.body !== null) reply.body = JSON.parse(row.body) as unknown;
+  if (row.headers && Object.keys(row.headers).length > 0) reply.headers = row.headers;
+  return { locked: true, stored: { fingerprint: row.fingerprint, reply, expiresAt: new Date(row.expires_at) } };
+}
+
+/**
+ * Stores the response in the effect's transaction. An expired row of the same key is replaced;
+ * a live one (committed by another instance in the instant between our read and our lock) is
+ * not, and `false` tells the caller to roll its effect back.
+ */
+export async function saveResponse(trx: Knex.Transaction, scope: KeyScope, fingerprint: string, reply: Reply, now: Date, expiresAt: Date): Promise<boolean> {
+  const body = reply.body === undefined ? null : JSON.stringify(reply.body);
+  const result = await trx.raw(
+    `INSERT INTO ${TABLE} (tenant_id, subject_id, operation, key, fingerprint, status, headers, body, created_at, expires_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?)
+     ON CONFLICT (tenant_id, subject_id, operation, key) DO UPDATE
+       SET fingerprint = EXCLUDED.fingerprint, status = EXCLUDED.status, headers = EXCLUDED.headers, body = EXCLUDED.body,
+           created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+       WHERE ${TABLE}.expires_at <= EXCLUDED.created_at
+     RETURNING 1 AS saved`,
+    [scope.tenantId, scope.subjectId, scope.operation, scope.key, fingerprint, reply.status, JSON.stringify(reply.headers ?? {}), body, now, expiresAt],
+  );
+  return (result.rows as unknown[]).length === 1;
+}
+
+/** Deletes keys past their retention; returns how many. */
+export async function purgeExpiredKeys(db: Knex, now: Date): Promise<number> {
+  return db(TABLE).where('expires_at', '<=', now).delete();
+}

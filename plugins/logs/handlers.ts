@@ -1,0 +1,19 @@
+import type { Handler } from '../../kernel/types.js';
+import { listLogs, toLogRecord, type LogFilter } from './store.js';
+
+const FILTERS = ['level', 'source', 'since', 'until'] as const;
+
+export function logHandlers(): Record<string, Handler> {
+  return {
+    async listLogs(call) {
+      const page = call.page ?? { limit: 200, fetch: 201 };
+      const filter: LogFilter = {};
+      for (const name of FILTERS) {
+        const value = call.query[name];
+        if (value !== undefined) filter[name] = String(value);
+      }
+      const rows = await listLogs(call.db, call.tenantId as string, filter, page.fetch, page.after ? Number(page.after[0]) : undefined);
+      return { status: 200, body: { items: rows.map(toLogRecord) } };
+    },
+  };
+}
