@@ -1,0 +1,34 @@
+import { fromRoot } from '../../kernel/paths.js';
+import type { KernelServices, PluginDefinition } from '../../kernel/types.js';
+import { agentHandlers, MCP_TRANSPORT_OPERATION } from './handlers.js';
+import { createMcpServer } from './mcp/server.js';
+import { readSettings } from './settings.js';
+import { buildTools } from './tools.js';
+
+/**
+ * The agent surface: `GET /agent/tools` (the catalog), `GET /agent/mcp` (the catalog as an MCP
+ * tools/list) and `POST /agent/mcp` (an MCP server over Streamable HTTP). The JSON-RPC layer is
+ * written here over the kernel's dispatcher rather than taken from the MCP SDK's server classes:
+ * those own the Node request and response, while a kernel route must answer with a Reply from
+ * its pipeline; this keeps the server stateless and the SDK a test-only dependency.
+ */
+const plugin: PluginDefinition = {
+  id: 'agent',
+  manifest: fromRoot('manifests', 'agent.json'),
+  setup(context) {
+    const settings = readSettings(context.settings);
+    const { catalog, config, dispatcher } = context.services as Pick<KernelServices, 'catalog' | 'config' | 'dispatcher'>;
+    // Routes and manifests are fixed once the kernel has booted, so the tools are built once.
+    const tools = buildTools(catalog);
+    const mcpTools = new Map([...tools].filter(([name]) => name !== MCP_TRANSPORT_OPERATION));
+    const server = createMcpServer({
+      tools: mcpTools,
+      dispatcher,
+      readOnly: settings.readOnly,
+      serverInfo: { name: 'runtime-kernel', version: config.build.version },
+      logger: context.services.logger as KernelServices['logger'],
+    });
+    return { handlers: agentHandlers({ settings, tools, mcpTools, server }) };
+  },
+};
+export default plugin;
