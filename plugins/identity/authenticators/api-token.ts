@@ -1,0 +1,42 @@
+import type { Authenticator } from '../../../kernel/types.js';
+import type { IdentityDeps } from '../deps.js';
+import { findTokenByHash, touchToken } from '../store/api-tokens.js';
+import { hashSecret, hasPrefix, parseSecret, sameHash } from '../tokens/format.js';
+import { authorizationCredential, invalidCredential } from './credentials.js';
+
+/** last_used_at is written at most this often per token, so reads stay one query. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+/** `Authorization: Bearer sk_…` or `X-API-Key: sk_…`; checked against the database every time. */
+export function apiTokenAuthenticator(deps: IdentityDeps): Authenticator {
+  return {
+    name: 'api_token',
+    securitySchemes: {
+      apiToken: { type: 'http', scheme: 'bearer', bearerFormat: 'sk_…', description: 'API token from POST /api-tokens.' },
+      apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'API token (sk_…) in a header.' },
+    },
+    async authenticate(call) {
+      const bearer = authorizationCredential(call.headers.authorization, 'Bearer');
+      const token = bearer && hasPrefix(bearer, 'api_token') ? bearer : call.headers['x-api-key']?.trim();
+      if (!token) return null;
+      if (parseSecret(token) !== 'api_token') throw invalidCredential('The API token is malformed.');
+      const hash = hashSecret(token);
+      const row = await findTokenByHash(call.db, hash);
+      const now = deps.clock.now();
+      if (!row || !sameHash(row.secret_hash, hash) || row.revoked_at !== null || (row.expires_at !== null && new Date(row.expires_at) <= now)) {
+        throw invalidCredential('The API token is expired or revoked.');
+      }
+      if (row.last_used_at === null || now.getTime() - new Date(row.last_used_at).getTime() > TOUCH_INTERVAL_MS) {
+        await touchToken(call.db, row.tenant_id, row.id, now);
+      }
+      return {
+        subjectId: row.id,
+        tenantId: row.tenant_id,
+        credential: { kind: 'api_token', id: row.id },
+        roles: row.roles,
+        permissions: await deps.roles.permissionsOf(call.db, row.tenant_id, row.roles),
+        ...(row.read_only ? { readOnly: true } : {}),
+      };
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import { ApiError } from '../../../kernel/errors.js';
+import type { Handler } from '../../../kernel/types.js';
+import type { IdentityDeps } from '../deps.js';
+import { listTokens, mintToken, revokeToken } from '../store/api-tokens.js';
+import { requireTenant } from '../store/tenants.js';
+import { addSeconds } from '../time.js';
+import { assertGrantable, idParam, pageOf, principalOf, tenantOf } from './common.js';
+
+interface MintBody {
+  name: string;
+  roles: string[];
+  expires_in_days?: number;
+  read_only?: boolean;
+}
+
+export function apiTokenHandlers(deps: IdentityDeps): Record<string, Handler> {
+  return {
+    async listApiTokens(call) {
+      const page = pageOf(call);
+      return { status: 200, body: { items: await listTokens(call.db, tenantOf(call), page.afterId, page.fetch) } };
+    },
+
+    async mintApiToken(call) {
+      const body = call.body as MintBody;
+      const tenantId = tenantOf(call);
+      await requireTenant(call.db, tenantId);
+      await assertGrantable(call, deps, tenantId, body.roles);
+      const now = deps.clock.now();
+      const days = body.expires_in_days ?? deps.settings.apiTokenDefaultDays;
+      const minted = await mintToken(call.db, tenantId, {
+        name: body.name,
+        roles: body.roles,
+        readOnly: body.read_only === true,
+        expiresAt: days === null ? null : addSeconds(now, days * 86400),
+        createdBy: principalOf(call).subjectId,
+      }, now);
+      call.resourceId = minted.token.id;
+      return { status: 201, body: minted, headers: { 'Cache-Control': 'no-store', Location: `/api-tokens/${minted.token.id}` } };
+    },
+
+    async revokeApiToken(call) {
+      const id = idParam(call);
+      call.resourceId = id;
+      if (!(await revokeToken(call.db, tenantOf(call), id, deps.clock.now()))) throw new ApiError('not_found', `No API token "${id}".`);
+      return { status: 204 };
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import { ApiError } from '../../../kernel/errors.js';
+import type { Call, PageRequest, Principal, Reply } from '../../../kernel/types.js';
+import type { IdentityDeps } from '../deps.js';
+
+/**
+ * A refusal that must still commit what the handler wrote (a failed-login counter, a session
+ * revoked for refresh-token reuse): thrown errors roll the transaction back, so these are
+ * returned as replies carrying the usual error body.
+ */
+export function refusal(code: 'invalid_credentials', message: string): Reply {
+  return { status: 401, body: new ApiError(code, message).toBody() };
+}
+
+export function principalOf(call: Call): Principal {
+  if (!call.principal) throw new ApiError('authentication_required');
+  return call.principal;
+}
+
+export function tenantOf(call: Call): string {
+  if (!call.tenantId) throw new ApiError('bad_request', 'No tenant: send tenant_id.');
+  return call.tenantId;
+}
+
+export function idParam(call: Call): string {
+  return String(call.params.id);
+}
+
+/** The keyset position the kernel's paging step hands a list handler (defaults when absent). */
+export function pageOf(call: Call, defaultLimit = 100): PageRequest & { afterId: string | undefined } {
+  const page = call.page ?? { limit: defaultLimit, fetch: defaultLimit + 1 };
+  return { ...page, afterId: page.after ? String(page.after[0]) : undefined };
+}
+
+/**
+ * No one hands out more than they hold: every permission the roles grant must be held by the
+ * caller, or 403 naming the permissions that exceed it. Unknown roles are a 400.
+ */
+export async function assertGrantable(call: Call, deps: IdentityDeps, tenantId: string, roles: readonly string[], pointer = '/roles'): Promise<void> {
+  const { roles: found, unknown } = await deps.roles.resolve(call.db, tenantId, roles);
+  if (unknown.length > 0) {
+    throw new ApiError('validation_error', `Unknown role${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`, {
+      details: unknown.map((name) => ({ in: 'body', pointer: `${pointer}/${roles.indexOf(name)}`, message: `no role "${name}" in tenant ${tenantId}` })),
+    });
+  }
+  const held = principalOf(call).permissions;
+  const excess = [...new Set(found.flatMap((r) => r.permissions))].filter((p) => !held.has(p)).sort();
+  if (excess.length > 0) throw new ApiError('forbidden', `The roles grant permissions you do not hold: ${excess.join(', ')}.`);
+}

@@ -1,0 +1,41 @@
+import type { Knex } from 'knex';
+import { isUniqueViolation } from '../../../kernel/db/errors.js';
+import { ApiError } from '../../../kernel/errors.js';
+import { iso } from '../time.js';
+
+export interface Tenant {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+type Db = Knex | Knex.Transaction;
+
+function toTenant(row: { id: string; name: string; created_at: Date | string }): Tenant {
+  return { id: row.id, name: row.name, created_at: iso(row.created_at) };
+}
+
+export async function tenantExists(db: Db, id: string): Promise<boolean> {
+  return Boolean(await db('identity_tenants').where({ id }).first('id'));
+}
+
+export async function listTenants(db: Db, afterId: string | undefined, fetch: number): Promise<Tenant[]> {
+  const query = db('identity_tenants').orderBy('id', 'asc').limit(fetch);
+  if (afterId !== undefined) query.andWhere('id', '>', afterId);
+  return (await query).map(toTenant);
+}
+
+export async function insertTenant(db: Db, id: string, name: string, now: Date): Promise<Tenant> {
+  try {
+    const [row] = await db('identity_tenants').insert({ id, name, created_at: now }).returning('*');
+    return toTenant(row);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new ApiError('duplicate_identifier', `A tenant with id "${id}" already exists.`);
+    throw err;
+  }
+}
+
+/** Raises 404 when the tenant a write targets does not exist. */
+export async function requireTenant(db: Db, id: string): Promise<void> {
+  if (!(await tenantExists(db, id))) throw new ApiError('not_found', `No tenant "${id}".`);
+}
