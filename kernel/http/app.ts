@@ -14,7 +14,7 @@ export function createHttpApp(input: { config: Readonly<KernelConfig>; logger: L
   // Koa would print errors to stderr itself; the error boundary already logs them once.
   app.silent = true;
   app.use(requestId());
-  app.use(accessLog(input.logger));
+  if (input.logger.isLevelEnabled('info')) app.use(accessLog(input.logger));
   app.use(httpMetrics(input.metrics));
   app.use(errorBoundary(input.logger));
   const router = buildRouter(input.mounted, input.config.http);

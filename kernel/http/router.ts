@@ -13,13 +13,8 @@ export interface MountedRoute {
 }
 
 function queryObject(ctx: Context): Record<string, unknown> {
-  return { ...(ctx.query as Record<string, unknown>) };
-}
-
-function headerObject(ctx: Context): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(ctx.headers)) out[name] = Array.isArray(value) ? value.join(', ') : value;
-  return out;
+  // A copy: validation coerces query values in place (`?limit=5` becomes a number).
+  return ctx.querystring === '' ? {} : { ...(ctx.query as Record<string, unknown>) };
 }
 
 function writeReply(ctx: Context, reply: Reply, contentType: string | undefined): void {
@@ -33,12 +28,14 @@ function writeReply(ctx: Context, reply: Reply, contentType: string | undefined)
   }
 }
 
+type RouteHandler = (ctx: Context, params: Record<string, string>) => Promise<void>;
+
 /** The Koa side of a route: turn the request into a Call, run the pipeline, write the reply. */
-function httpHandler(mounted: MountedRoute, http: KernelConfig['http']): Middleware {
+function httpHandler(mounted: MountedRoute, http: KernelConfig['http']): RouteHandler {
   const { route, run } = mounted;
   const bodyType = route.decl.body_type ?? (route.schemas.body ? 'json' : 'none');
   const limits = { json: http.body_limit_bytes, binary: http.binary_limit_bytes };
-  return async (ctx) => {
+  return async (ctx, params) => {
     ctx.state.routeTemplate = route.path;
     const call = newCall({
       route,
@@ -46,10 +43,11 @@ function httpHandler(mounted: MountedRoute, http: KernelConfig['http']): Middlew
       requestId: String(ctx.state.requestId),
       method: ctx.method,
       path: ctx.path,
-      params: { ...(ctx as unknown as { params: Record<string, string> }).params },
+      params,
       query: queryObject(ctx),
-      headers: headerObject(ctx),
-      body: await readBody(ctx, bodyType, limits),
+      // Node already lower-cases header names; only Set-Cookie arrives as an array, and no route reads it.
+      headers: ctx.headers as Record<string, string | undefined>,
+      body: bodyType === 'none' && !ctx.get('content-length') && !ctx.get('transfer-encoding') ? undefined : await readBody(ctx, bodyType, limits),
     });
     const reply = await run(call);
     if (call.principal) ctx.state.subjectId = call.principal.subjectId;
@@ -57,36 +55,51 @@ function httpHandler(mounted: MountedRoute, http: KernelConfig['http']): Middlew
   };
 }
 
-/**
- * Builds the router from the compiled routes. Unknown paths are 404; a known path with another
- * method is 405 with `Allow` listing the methods it takes.
- */
 export interface Endpoint {
   method: string;
   path: string;
 }
 
+/**
+ * Builds the router from the compiled routes. Paths without parameters are found with one map
+ * lookup; the others through @koa/router's matcher, once. Unknown paths are 404; a known path
+ * with another method is 405 with `Allow` listing the methods it takes.
+ */
 export function buildRouter(mounted: readonly MountedRoute[], http: KernelConfig['http']): { middleware: Middleware; endpoints: Endpoint[] } {
+  // The router is used as a matcher only (its layers' own middleware never runs), so each
+  // request is matched once and goes straight to the route's handler.
   const router = new Router();
+  const exact = new Map<string, RouteHandler>();
+  const handlers = new Map<unknown, RouteHandler>();
   for (const entry of mounted) {
-    router.register(routerPath(entry.route.path), [entry.route.decl.method], httpHandler(entry, http));
+    const handler = httpHandler(entry, http);
+    const { method } = entry.route.decl;
+    const layer = router.register(routerPath(entry.route.path), [method], () => undefined);
+    handlers.set(layer, handler);
+    if (!entry.route.path.includes('{')) {
+      exact.set(`${method} ${entry.route.path}`, handler);
+      if (method === 'GET') exact.set(`HEAD ${entry.route.path}`, handler);
+    }
   }
-  const routes = router.routes() as unknown as Middleware;
   // What the router really serves (HEAD is Koa's automatic twin of GET), read back from its layers.
   const endpoints = router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: String(layer.path) })));
-  const middleware: Middleware = async (ctx, next) => {
+  const middleware: Middleware = async (ctx) => {
+    const fast = exact.get(`${ctx.method} ${ctx.path}`);
+    if (fast) return fast(ctx, {});
     const match = router.match(ctx.path, ctx.method);
-    if (!match.route) {
-      if (match.path.length === 0) throw new ApiError('not_found', `No route ${ctx.method} ${ctx.path}.`);
-      const allowed = new Set(match.path.flatMap((layer) => layer.methods));
-      if (ctx.method === 'OPTIONS') {
-        ctx.status = 204;
-        ctx.set('Allow', [...allowed].join(', '));
-        return;
-      }
-      throw new ApiError('method_not_allowed', `${ctx.path} does not accept ${ctx.method}.`, { headers: { Allow: [...allowed].join(', ') } });
+    const layer = match.pathAndMethod[match.pathAndMethod.length - 1];
+    const handler = layer && handlers.get(layer);
+    if (layer && handler) {
+      return handler(ctx, layer.params(ctx.path, layer.captures(ctx.path), {}));
     }
-    await routes(ctx, next);
+    if (match.path.length === 0) throw new ApiError('not_found', `No route ${ctx.method} ${ctx.path}.`);
+    const allowed = new Set(match.path.flatMap((l) => l.methods));
+    if (ctx.method === 'OPTIONS') {
+      ctx.status = 204;
+      ctx.set('Allow', [...allowed].join(', '));
+      return;
+    }
+    throw new ApiError('method_not_allowed', `${ctx.path} does not accept ${ctx.method}.`, { headers: { Allow: [...allowed].join(', ') } });
   };
   return { middleware, endpoints };
 }

@@ -37,7 +37,15 @@ export interface NewCall {
 /** A fresh Call; `db` is bound by the kernel when the pipeline runs. */
 export function newCall(input: NewCall, db?: Knex): Call {
   return {
-    ...input,
+    route: input.route,
+    transport: input.transport,
+    requestId: input.requestId,
+    method: input.method,
+    path: input.path,
+    params: input.params,
+    query: input.query,
+    headers: input.headers,
+    body: input.body,
     receivedAt: new Date(),
     attribution: attributionFrom(input.headers, input.transport),
     dryRun: false,

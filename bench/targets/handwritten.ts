@@ -1,0 +1,35 @@
+import Koa from 'koa';
+import { connectDatabase } from '../../kernel/db/connect.js';
+import { announce } from './serve.js';
+
+/**
+ * Hand-written Koa + knex handlers doing only the essential work of a kernel route, with no
+ * pipeline: the baselines the kernel is measured against.
+ */
+const database = JSON.parse(process.env.BENCH_DATABASE ?? '{}') as { url?: string; data_dir?: string; schema?: string };
+const db = (await connectDatabase({ pool_max: 10, ready_timeout_ms: 1000, ...database })).knex;
+const app = new Koa();
+
+app.use(async (ctx) => {
+  if (ctx.method === 'GET' && ctx.path === '/components') {
+    const rows = await db('components')
+      .select(['id', 'tenant_id', 'name', 'description', 'state', 'tags', 'config', 'revision', 'created_at', 'updated_at'])
+      .where({ tenant_id: 'default' })
+      .orderBy('id', 'asc')
+      .limit(101);
+    ctx.body = { items: rows.slice(0, 100) };
+    return;
+  }
+  if (ctx.method === 'POST' && ctx.path === '/components') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of ctx.req) chunks.push(chunk as Buffer);
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string; name: string };
+    const now = new Date();
+    const [row] = await db('components').insert({ tenant_id: 'default', id: body.id, name: body.name, created_at: now, updated_at: now }).returning('*');
+    ctx.status = 201;
+    ctx.body = row;
+    return;
+  }
+  ctx.status = 404;
+});
+announce(app.listen(0, '127.0.0.1'));
