@@ -69,3 +69,14 @@ export async function createTenant(tk: TestKernel, adminToken: string, id: strin
   const res = await tk.request('POST', '/tenants', { token: adminToken, body: { id, name: id } });
   if (res.status !== 201) throw new Error(`creating tenant ${id} failed: ${res.status} ${res.text}`);
 }
+
+/** A clock tests move instead of sleeping; pass `clock` to startKernel. */
+export function movableClock(): { clock: { now(): Date }; advance(seconds: number): void } {
+  let offsetMs = 0;
+  return {
+    clock: { now: () => new Date(Date.now() + offsetMs) },
+    advance(seconds) {
+      offsetMs += seconds * 1000;
+    },
+  };
+}
