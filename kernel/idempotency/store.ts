@@ -92,5 +92,7 @@ export async function saveResponse(trx: Knex.Transaction, scope: KeyScope, finge
 
 /** Deletes keys past their retention; returns how many. */
 export async function purgeExpiredKeys(db: Knex, now: Date): Promise<number> {
-  return db(TABLE).where('expires_at', '<=', now).delete();
+  // Counted in SQL: the embedded driver does not report a DELETE's row count.
+  const result = await db.raw(`WITH gone AS (DELETE FROM ${TABLE} WHERE expires_at <= ? RETURNING 1) SELECT count(*)::integer AS n FROM gone`, [now]);
+  return (result.rows as Array<{ n: number }>)[0]?.n ?? 0;
 }
