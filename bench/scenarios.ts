@@ -1,4 +1,4 @@
-import { startTarget, load, ratio, type Figures, type LoadOptions, type Running } from './harness.js';
+import { startTarget, load, latency, ratio, type Figures, type LoadOptions, type Running } from './harness.js';
 
 export interface BenchContext {
   database: Record<string, string>;
@@ -80,4 +80,143 @@ const componentsList: Scenario = {
   },
 };
 
-export const scenarios: Scenario[] = [health, componentsList];
+const FULL = { plugins: ['system', 'identity', 'audit', 'logs', 'components', 'agent'], auth: { mode: 'required' } };
+const ADMIN = { tenant_id: 'default', username: 'admin', password: 'test-admin-password-0000' };
+
+async function json(url: string, method: string, body: unknown, headers: Record<string, string> = {}): Promise<any> {
+  const res = await fetch(url, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const parsed = (await res.json()) as unknown;
+  if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}: ${JSON.stringify(parsed)}`);
+  return parsed;
+}
+
+/** Logs in as the bootstrap admin and mints an API token with the given roles. */
+async function apiToken(url: string, roles: string[]): Promise<string> {
+  const login = await json(`${url}/auth/login`, 'POST', ADMIN);
+  const minted = await json(`${url}/api-tokens`, 'POST', { tenant_id: 'default', name: `bench-${Date.now()}`, roles, expires_in_days: 1 }, { authorization: `Bearer ${login.access_token}` });
+  return minted.secret as string;
+}
+
+const tokenList: Scenario = {
+  name: 'token_list',
+  title: 'GET /components with an API token: kernel (identity, audit, all plugins) vs hand-written Koa handler doing the same token lookup and query (target ≥ 0.9×)',
+  async run(context) {
+    const token = await withTarget('kernel', kernelEnv(context, FULL), async (t) => {
+      const secret = await apiToken(t.url, ['admin']);
+      await seedComponents(t.url, 150, { authorization: `Bearer ${secret}` });
+      return secret;
+    });
+    const options: LoadOptions = { path: '/components', headers: { authorization: `Bearer ${token}` } };
+    const result = await compare(
+      () => withTarget('kernel', kernelEnv(context, FULL), (t) => load(t.url, options)),
+      () => withTarget('handwritten', { BENCH_DATABASE: JSON.stringify(context.database), BENCH_AUTH: 'token' }, (t) => load(t.url, options)),
+    );
+    return summary(result, 0.9);
+  },
+};
+
+let sequence = 0;
+const uniqueComponent = (): string => {
+  sequence += 1;
+  return JSON.stringify({ id: `c-${process.pid}-${Date.now().toString(36)}-${sequence}`, name: `Created ${sequence}` });
+};
+
+const auditedCreate: Scenario = {
+  name: 'audited_create',
+  title: 'POST /components, audited and idempotent (Idempotency-Key), with an API token: kernel vs hand-written Koa handler doing only the INSERT (target ≥ 0.7×)',
+  async run(context) {
+    const token = await withTarget('kernel', kernelEnv(context, FULL), (t) => apiToken(t.url, ['admin']));
+    let key = 0;
+    const kernelOptions: LoadOptions = {
+      path: '/components',
+      method: 'POST',
+      bodyFor: () => {
+        key += 1;
+        return uniqueComponent().replace(/^\{/, `{"idempotency_key":"k-${process.pid}-${Date.now().toString(36)}-${key}",`);
+      },
+      headers: { authorization: `Bearer ${token}` },
+      connections: 8,
+    };
+    const baselineOptions: LoadOptions = { path: '/components', method: 'POST', bodyFor: uniqueComponent, connections: 8 };
+    const result = await compare(
+      () => withTarget('kernel', kernelEnv(context, FULL), (t) => load(t.url, kernelOptions)),
+      () => withTarget('handwritten', { BENCH_DATABASE: JSON.stringify(context.database) }, (t) => load(t.url, baselineOptions)),
+    );
+    return summary(result, 0.7);
+  },
+};
+
+const AUDIT_ROWS = Number(process.env.BENCH_AUDIT_ROWS ?? 1_000_000);
+
+/** Seeds the audit trail with SQL (the kernel must be stopped when the database is embedded). */
+async function seedAudit(database: Record<string, string>, rows: number): Promise<void> {
+  const { connectDatabase } = await import('../kernel/db/connect.js');
+  const db = await connectDatabase({ pool_max: 2, ready_timeout_ms: 1000, ...database });
+  try {
+    await db.knex.raw(
+      `INSERT INTO audit_records (tenant_id, seq, id, at, operation, method, path, resource_id, status, outcome, request_id,
+         actor_type, fields, detail, severity, transport, prev_hash, hash)
+       SELECT 'default', g, gen_random_uuid(), now() - make_interval(secs => ? - g), 'createComponent', 'POST', '/components',
+         'seed-' || g, 201, 'success', 'seed-' || g, 'human', '{}'::jsonb, '{}'::jsonb, 'info', 'http', '', ''
+       FROM generate_series(1, ?) AS g`,
+      [rows, rows],
+    );
+    await db.knex.raw(`INSERT INTO audit_heads (tenant_id, seq, hash) VALUES ('default', ?, '') ON CONFLICT (tenant_id) DO UPDATE SET seq = EXCLUDED.seq`, [rows]);
+    await db.knex.raw('ANALYZE audit_records');
+  } finally {
+    await db.close();
+  }
+}
+
+const auditDeepPage: Scenario = {
+  name: 'audit_deep_page',
+  title: `GET /audit: a page at row ${AUDIT_ROWS.toLocaleString('en')} vs the first page, median of sequential requests (target ≤ 1.2×)`,
+  async run(context) {
+    await withTarget('kernel', kernelEnv(context, FULL), async () => undefined);
+    const seeded = Date.now();
+    await seedAudit(context.database, AUDIT_ROWS);
+    const seedSeconds = (Date.now() - seeded) / 1000;
+    return withTarget('kernel', kernelEnv(context, FULL), async (t) => {
+      const token = await apiToken(t.url, ['admin']);
+      const headers = { authorization: `Bearer ${token}` };
+      // Walk the trail with the largest pages to reach the deep position through real cursors.
+      let cursor: string | null = null;
+      let served = 0;
+      while (served < AUDIT_ROWS - 100) {
+        const res: Response = await fetch(`${t.url}/audit?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers });
+        const page = (await res.json()) as { items: unknown[] };
+        served += page.items.length;
+        cursor = res.headers.get('x-next-cursor');
+        if (!cursor) break;
+      }
+      if (!cursor) throw new Error(`the trail ended after ${served} rows`);
+      const first = await latency(t.url, { path: '/audit?limit=100', headers, count: 200 });
+      const deep = await latency(t.url, { path: `/audit?limit=100&cursor=${encodeURIComponent(cursor)}`, headers, count: 200 });
+      return { rows: AUDIT_ROWS, seed_seconds: seedSeconds, deep_position: served, first_page_ms: first, deep_page_ms: deep, ratio: ratio(deep, first), target_ratio_max: 1.2, meets_target: deep / first <= 1.2 };
+    });
+  },
+};
+
+const mcpCall: Scenario = {
+  name: 'mcp_tools_call',
+  title: 'MCP tools/call of listComponents vs the same REST call, median latency of sequential requests (target ≤ 1.2×)',
+  async run(context) {
+    return withTarget('kernel', kernelEnv(context, FULL), async (t) => {
+      const token = await apiToken(t.url, ['admin']);
+      await seedComponents(t.url, 150, { authorization: `Bearer ${token}` });
+      const headers = { authorization: `Bearer ${token}`, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'listComponents', arguments: {} } });
+      const rounds: Array<{ rest: number; mcp: number }> = [];
+      for (let round = 0; round < 3; round++) {
+        const rest = await latency(t.url, { path: '/components', headers, count: 200 });
+        const mcp = await latency(t.url, { path: '/agent/mcp', method: 'POST', body, headers, count: 200 });
+        rounds.push({ rest, mcp });
+      }
+      const rest = Math.min(...rounds.map((r) => r.rest));
+      const mcp = Math.min(...rounds.map((r) => r.mcp));
+      return { rest_ms: rest, mcp_ms: mcp, ratio: ratio(mcp, rest), target_ratio_max: 1.2, meets_target: mcp / rest <= 1.2 };
+    });
+  },
+};
+
+export const scenarios: Scenario[] = [health, componentsList, tokenList, auditedCreate, auditDeepPage, mcpCall];

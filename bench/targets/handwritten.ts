@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import Koa from 'koa';
 import { connectDatabase } from '../../kernel/db/connect.js';
 import { announce } from './serve.js';
@@ -9,8 +10,22 @@ import { announce } from './serve.js';
 const database = JSON.parse(process.env.BENCH_DATABASE ?? '{}') as { url?: string; data_dir?: string; schema?: string };
 const db = (await connectDatabase({ pool_max: 10, ready_timeout_ms: 1000, ...database })).knex;
 const app = new Koa();
+const checkToken = process.env.BENCH_AUTH === 'token';
+
+/** The same token lookup the kernel does: hash the presented secret, find it, check it is live. */
+async function tokenIsLive(header: string | undefined): Promise<boolean> {
+  const secret = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
+  if (!secret?.startsWith('sk_')) return false;
+  const hash = createHash('sha256').update(secret).digest('hex');
+  const row = (await db('identity_api_tokens').where({ secret_hash: hash }).first()) as { revoked_at: Date | null; expires_at: Date | null } | undefined;
+  return !!row && row.revoked_at === null && (row.expires_at === null || new Date(row.expires_at) > new Date());
+}
 
 app.use(async (ctx) => {
+  if (checkToken && !(await tokenIsLive(ctx.get('authorization')))) {
+    ctx.status = 401;
+    return;
+  }
   if (ctx.method === 'GET' && ctx.path === '/components') {
     const rows = await db('components')
       .select(['id', 'tenant_id', 'name', 'description', 'state', 'tags', 'config', 'revision', 'created_at', 'updated_at'])
