@@ -32,10 +32,14 @@ export function createCursorCodec(key: Buffer): CursorCodec {
       if (!SHAPE.test(cursor)) return null;
       const [payload, mac] = cursor.split('.') as [string, string];
       const given = Buffer.from(mac, 'base64url');
+      // base64url has several spellings of the same bytes (unused low bits); only ours is accepted.
+      if (given.toString('base64url') !== mac) return null;
       if (given.length !== TAG_BYTES || !timingSafeEqual(given, tag(scope, payload))) return null;
       let values: unknown;
+      const bytes = Buffer.from(payload, 'base64url');
+      if (bytes.toString('base64url') !== payload) return null;
       try {
-        values = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+        values = JSON.parse(bytes.toString('utf8'));
       } catch {
         return null;
       }
