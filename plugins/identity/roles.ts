@@ -100,7 +100,8 @@ export class RoleBook {
     return toRole(row as RoleRow);
   }
 
+  // RETURNING: knex-pglite answers a bare DELETE with its raw result, not a row count.
   async remove(db: Knex | Knex.Transaction, tenantId: string, id: string): Promise<boolean> {
-    return (await db('identity_roles').where({ tenant_id: tenantId, id }).delete()) > 0;
+    return (await db('identity_roles').where({ tenant_id: tenantId, id }).delete().returning('id')).length > 0;
   }
 }

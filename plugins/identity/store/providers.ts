@@ -98,6 +98,7 @@ export async function updateProvider(db: Db, tenantId: string, id: string, colum
   return row as ProviderRow | undefined;
 }
 
+// RETURNING: knex-pglite answers a bare DELETE with its raw result, not a row count.
 export async function deleteProvider(db: Db, tenantId: string, id: string): Promise<boolean> {
-  return (await db('identity_providers').where({ tenant_id: tenantId, id }).delete()) > 0;
+  return (await db('identity_providers').where({ tenant_id: tenantId, id }).delete().returning('id')).length > 0;
 }

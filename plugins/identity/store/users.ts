@@ -107,6 +107,7 @@ export async function updateUser(db: Db, tenantId: string, id: string, patch: Re
   return row as UserRow | undefined;
 }
 
+// RETURNING: knex-pglite answers a bare DELETE with its raw result, not a row count.
 export async function deleteUser(db: Db, tenantId: string, id: string): Promise<boolean> {
-  return (await db('identity_users').where({ tenant_id: tenantId, id }).delete()) > 0;
+  return (await db('identity_users').where({ tenant_id: tenantId, id }).delete().returning('id')).length > 0;
 }
