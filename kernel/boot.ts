@@ -23,7 +23,7 @@ import { createHttpApp } from './http/app.js';
 import { ApiError } from './errors.js';
 import type { Endpoint, MountedRoute } from './http/router.js';
 import type {
-  Authenticator, Call, Catalog, Dispatcher, KernelServices, PluginContext, PluginDefinition, PluginInstance, Reply, StepFactory, StepSlot,
+  Authenticator, Call, Catalog, Dispatcher, KernelServices, PluginContext, PluginDefinition, PluginInstance, Principal, Reply, StepFactory, StepSlot,
 } from './types.js';
 
 export interface Kernel {
@@ -102,6 +102,10 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     const metrics = createMetricsRegistry();
     const readiness = createReadiness(config.database.ready_timeout_ms);
     const runners = new Map<string, (call: Call) => Promise<Reply>>();
+    // Principals handed to dispatched calls (DispatchRequest.principal). Only the dispatcher can
+    // put one here, never a header; the first link of the chain hands it to the call.
+    const delegated = new WeakMap<Call, Principal>();
+    const delegation: Authenticator = { name: 'delegated', authenticate: async (call) => delegated.get(call) ?? null };
     const dispatcher: Dispatcher = {
       async dispatch(request) {
         const route = catalog.byOperation(request.operation);
@@ -118,6 +122,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
           headers: Object.fromEntries(Object.entries(request.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
           body: request.body,
         });
+        if (request.principal) delegated.set(call, request.principal);
         return run(call);
       },
     };
@@ -164,6 +169,9 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       ]);
     }
 
+    // The chain the authentication step runs: a dispatched call's delegated principal first, then
+    // the links the plugins contributed, in order.
+    services.authenticators = [delegation, ...authenticators];
     await services.secrets.key('cursor');
     const factories = pipelineFactories(new SchemaCompiler(manifests), extraSteps);
     const mounted: MountedRoute[] = routes.map((route) => {

@@ -209,6 +209,12 @@ export interface DispatchRequest {
   headers?: Record<string, string | undefined>;
   transport: Transport;
   requestId?: string;
+  /**
+   * The principal the calling route already authenticated for this same request (the MCP
+   * transport does). The dispatched call then takes it instead of running the credential chain
+   * again: one request, one authentication, as over REST. Omit it to authenticate from `headers`.
+   */
+  principal?: Principal;
 }
 
 /** Runs a call through a route's composed pipeline without HTTP (used by the MCP server). */

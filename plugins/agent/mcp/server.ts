@@ -63,7 +63,17 @@ export function createMcpServer(options: McpServerOptions): { handle(message: un
       throw err;
     }
     try {
-      const reply = await dispatcher.dispatch({ operation: name, ...split, headers: caller.headers, transport: 'mcp', requestId: caller.requestId });
+      const reply = await dispatcher.dispatch({
+        operation: name,
+        ...split,
+        headers: caller.headers,
+        transport: 'mcp',
+        requestId: caller.requestId,
+        // The MCP route authenticated this request already; the tool call reuses that principal
+        // (one request, one authentication, as over REST). A break-glass key is presented again
+        // on every call instead, so each use is audited at critical severity with its reason.
+        ...(caller.principal.credential.kind === 'break_glass' ? {} : { principal: caller.principal }),
+      });
       return replyResult(reply);
     } catch (err) {
       const error = toApiError(err);

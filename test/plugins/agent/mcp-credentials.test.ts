@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -27,7 +28,7 @@ describe('MCP with real credentials (sessions and API tokens)', () => {
     viewer = await mintToken(tk, admin, ['viewer'], { name: 'viewer agent' });
   });
   after(async () => {
-    for (const client of open) await client.close();
+    for (const client of open.splice(0)) await client.close();
     await tk.close();
   });
 
@@ -159,5 +160,30 @@ describe('MCP with real credentials (sessions and API tokens)', () => {
     expect(asViewer.body.tools.map((t: { name: string }) => t.name).sort()).to.deep.equal(tk.kernel.catalog.routes.map((r) => r.decl.operation).sort());
     expect((await tk.request('GET', '/agent/mcp')).status).to.equal(401);
     expect((await tk.request('GET', '/agent/mcp', { token: viewer })).body.tools.map((t: { name: string }) => t.name)).to.include('createComponent');
+  });
+});
+
+describe('MCP with the break-glass key', () => {
+  const key = `bg_${randomBytes(32).toString('base64url')}`;
+  let tk: TestKernel;
+  before(async () => {
+    tk = await startKernel({ settings: { identity: { break_glass: { key_hash: `sha256:${createHash('sha256').update(key).digest('hex')}` } } } });
+  });
+  after(async () => {
+    for (const client of open.splice(0)) await client.close();
+    await tk.close();
+  });
+
+  it('audits every tool call it makes at critical severity with the reason', async () => {
+    const client = await mcpAs(tk, { authorization: `BreakGlass ${key}`, 'x-break-glass-reason': 'incident 7: stuck deploy' });
+    const result = await client.callTool({ name: 'createComponent', arguments: { name: 'Emergency Fix' } });
+    expect(result.isError).to.equal(false);
+    const admin = await loginAdmin(tk);
+    const res = await tk.request('GET', '/audit?operation=createComponent&resource=emergency-fix', { token: admin });
+    expect(res.body.items).to.have.length(1);
+    const [record] = res.body.items as Structured[];
+    expect(record).to.deep.include({ severity: 'critical', transport: 'mcp', outcome: 'success' });
+    expect(record?.detail).to.include({ break_glass: true, reason: 'incident 7: stuck deploy' });
+    expect(record?.actor).to.include({ actor_type: 'agent', credential_kind: 'break_glass' });
   });
 });
