@@ -1,7 +1,8 @@
 import { expect } from 'chai';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { startKernel, type TestKernel } from '../../support/kernel.js';
+import { onPostgres, startKernel, type TestKernel } from '../../support/kernel.js';
 import { connectMcp, postMcp } from './mcp-client.js';
 
 const FIXTURE = { module: 'test/fixtures/third-party-plugin' };
@@ -282,5 +283,49 @@ describe('MCP settings', () => {
       error = err as Error;
     }
     expect(error?.message).to.match(/settings\.agent: allowed_origins entry "console\.example\.com\/path"/);
+  });
+});
+
+describe('MCP behind a load balancer', () => {
+  const schema = `t_mcp_lb_${Date.now().toString(36)}`;
+  let a: TestKernel;
+  let b: TestKernel;
+  before(async () => {
+    // On PostgreSQL both instances share one schema, as instances behind a balancer share a database.
+    a = await startKernel({ plugins: ['system', 'components', 'agent'], auth: { mode: 'none' } }, { schema });
+    b = await startKernel({ plugins: ['system', 'components', 'agent'], auth: { mode: 'none' } }, { schema });
+  });
+  after(async () => {
+    if (onPostgres) await a.kernel.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
+    await b.close();
+    await a.close();
+  });
+
+  it('lets any instance answer any message: no session to stick to', async () => {
+    const hits: string[] = [];
+    let turn = 0;
+    // Round-robin, like a balancer with no session affinity: every request goes to the other instance.
+    const balancer: typeof fetch = (input, init) => {
+      const target = (turn++ % 2 === 0 ? a : b).url;
+      hits.push(target);
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      return fetch(`${target}${url.pathname}${url.search}`, init);
+    };
+    const transport = new StreamableHTTPClientTransport(new URL(`${a.url}/agent/mcp`), { fetch: balancer });
+    const client = new Client({ name: 'balanced', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).to.include('createComponent');
+      const created = await client.callTool({ name: 'createComponent', arguments: { name: 'Balanced' } });
+      expect(created.isError).to.equal(false);
+      const read = await client.callTool({ name: 'getComponent', arguments: { id: 'balanced' } });
+      if (onPostgres) {
+        expect(read.isError).to.equal(false);
+        expect(read.structuredContent).to.include({ id: 'balanced' });
+      }
+      expect(new Set(hits).size).to.equal(2);
+    } finally {
+      await client.close();
+    }
   });
 });
