@@ -42,7 +42,11 @@ export function createMcpServer(options: McpServerOptions): { handle(message: un
   function visible(tool: Tool, principal: Principal): boolean {
     const { permission, read_only: toolReadOnly } = tool.route.decl;
     if ((readOnly || principal.readOnly) && !toolReadOnly) return false;
-    return permission === 'public' || permission === 'authenticated' || principal.permissions.has(permission);
+    // A write is listed only when a declared permission grants it: session plumbing (login,
+    // refresh, logout) needs none, and an agent already connected with a credential has no use
+    // for it, so it would only widen what a narrow token appears able to do.
+    if (permission === 'public' || permission === 'authenticated') return toolReadOnly;
+    return principal.permissions.has(permission);
   }
 
   async function callTool(params: Record<string, unknown>, caller: McpCaller): Promise<ToolResult> {

@@ -62,7 +62,7 @@ describe('MCP with real credentials (sessions and API tokens)', () => {
   it('lets an admin session list everything, read and write; the write is audited as the agent acting for the admin', async () => {
     const client = await mcpAs(tk, { ...bearer(admin), 'x-service-agent-id': 'assistant-7' });
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).to.include.members(writeTools().filter((n) => n !== 'postMcpMessage'));
+    expect(tools.map((t) => t.name)).to.include.members(writeTools(true));
 
     const created = await client.callTool({ name: 'createComponent', arguments: { name: 'Agent Component', tags: ['agent'] } });
     expect(created.isError).to.equal(false);
@@ -85,16 +85,15 @@ describe('MCP with real credentials (sessions and API tokens)', () => {
     expect(record?.actor).to.include({ actor_type: 'agent', credential_kind: 'api_token' });
   });
 
-  it('shows a viewer\'s API token no permission-guarded write tool, and answers one called by name with isError forbidden', async () => {
+  it('shows a viewer\'s API token no write tool, and answers one called by name with isError forbidden', async () => {
     const client = await mcpAs(tk, bearer(viewer));
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
     expect(names).to.include.members(['listComponents', 'getComponent', 'listAudit']);
-    // Every write guarded by a permission is hidden; what remains writable needs no permission at
-    // all (sign-in and sign-out of one's own session), so any credential may call it anyway.
-    for (const write of writeTools(true)) expect(names, write).to.not.include(write);
-    const listedWrites = tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name);
-    for (const name of listedWrites) expect(['public', 'authenticated'], name).to.include(tk.kernel.catalog.byOperation(name)?.decl.permission);
+    // No write tool at all: the guarded ones need a permission the viewer lacks, and session
+    // plumbing (login, refresh, logout), which needs none, is not offered to agents.
+    for (const write of writeTools()) expect(names, write).to.not.include(write);
+    expect(tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name)).to.deep.equal([]);
 
     const result = await client.callTool({ name: 'createComponent', arguments: { name: 'Viewer Made' } });
     expect(result.isError).to.equal(true);
