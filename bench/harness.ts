@@ -91,6 +91,39 @@ export async function latency(base: string, options: LoadOptions & { count: numb
   return Math.round((samples[Math.floor(samples.length / 2)] as number) * 1000) / 1000;
 }
 
+/**
+ * Median latencies of two requests sent alternately on one connection, so machine noise falls
+ * on both alike: the figure for "A within N× the latency of B".
+ */
+export async function pairedLatency(base: string, a: LoadOptions, b: LoadOptions, count: number): Promise<{ a: number; b: number }> {
+  const once = async (options: LoadOptions): Promise<number> => {
+    const started = process.hrtime.bigint();
+    const res = await fetch(base + options.path, {
+      method: options.method ?? 'GET',
+      headers: { 'content-type': 'application/json', ...(options.headers ?? {}) },
+      ...(options.body !== undefined ? { body: options.body } : {}),
+    });
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`${options.path} answered ${res.status}`);
+    return Number(process.hrtime.bigint() - started) / 1e6;
+  };
+  const samplesA: number[] = [];
+  const samplesB: number[] = [];
+  for (let i = 0; i < count + 50; i++) {
+    const first = i % 2 === 0;
+    const x = await once(first ? a : b);
+    const y = await once(first ? b : a);
+    if (i < 50) continue;
+    samplesA.push(first ? x : y);
+    samplesB.push(first ? y : x);
+  }
+  const median = (values: number[]): number => {
+    values.sort((p, q) => p - q);
+    return Math.round((values[Math.floor(values.length / 2)] as number) * 1000) / 1000;
+  };
+  return { a: median(samplesA), b: median(samplesB) };
+}
+
 export function ratio(a: number, b: number): number {
   return Math.round((a / b) * 1000) / 1000;
 }

@@ -1,4 +1,4 @@
-import { startTarget, load, latency, ratio, type Figures, type LoadOptions, type Running } from './harness.js';
+import { startTarget, load, latency, pairedLatency, ratio, type Figures, type LoadOptions, type Running } from './harness.js';
 
 export interface BenchContext {
   database: Record<string, string>;
@@ -206,14 +206,7 @@ const mcpCall: Scenario = {
       await seedComponents(t.url, 150, { authorization: `Bearer ${token}` });
       const headers = { authorization: `Bearer ${token}`, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
       const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'listComponents', arguments: {} } });
-      const rounds: Array<{ rest: number; mcp: number }> = [];
-      for (let round = 0; round < 3; round++) {
-        const rest = await latency(t.url, { path: '/components', headers, count: 200 });
-        const mcp = await latency(t.url, { path: '/agent/mcp', method: 'POST', body, headers, count: 200 });
-        rounds.push({ rest, mcp });
-      }
-      const rest = Math.min(...rounds.map((r) => r.rest));
-      const mcp = Math.min(...rounds.map((r) => r.mcp));
+      const { a: mcp, b: rest } = await pairedLatency(t.url, { path: '/agent/mcp', method: 'POST', body, headers }, { path: '/components', headers }, 1500);
       return { rest_ms: rest, mcp_ms: mcp, ratio: ratio(mcp, rest), target_ratio_max: 1.2, meets_target: mcp / rest <= 1.2 };
     });
   },
