@@ -26,4 +26,3 @@ export function errorBoundary(logger: Logger): Middleware {
   };
 }
 
-export { ApiError };

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Handler } from '../../kernel/types.js';
+import { pageOf } from '../../kernel/paging/page.js';
 import { listRecords, toRecord, type AuditFilter } from './store.js';
 import { verifyChain } from './verify.js';
 
@@ -8,7 +9,7 @@ const FILTERS = ['actor', 'operation', 'status', 'resource', 'since', 'until'] a
 export function auditHandlers(): Record<string, Handler> {
   return {
     async listAudit(call) {
-      const page = call.page ?? { limit: 100, fetch: 101 };
+      const page = pageOf(call);
       const filter: AuditFilter = {};
       for (const name of FILTERS) {
         const value = call.query[name];

@@ -1,5 +1,6 @@
 import { ApiError } from '../../kernel/errors.js';
 import { slugify } from '../../kernel/ids.js';
+import { afterKey, pageOf } from '../../kernel/paging/page.js';
 import type { Call, Clock, Handler } from '../../kernel/types.js';
 import { ComponentStore, type ComponentFields, type ComponentState } from './store.js';
 
@@ -33,12 +34,12 @@ export function componentHandlers(clock: Clock): Record<string, Handler> {
 
   return {
     async listComponents(call) {
-      const page = call.page ?? { limit: 100, fetch: 101 };
+      const page = pageOf(call);
       const filter = {
         fetch: page.fetch,
         ...(typeof call.query.state === 'string' ? { state: call.query.state } : {}),
         ...(typeof call.query.tag === 'string' ? { tag: call.query.tag } : {}),
-        ...(page.after ? { afterId: String(page.after[0]) } : {}),
+        ...(page.after ? { afterId: afterKey(page) as string } : {}),
       };
       return { status: 200, body: { items: await new ComponentStore(call.db).list(tenant(call), filter) } };
     },

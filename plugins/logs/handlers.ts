@@ -1,4 +1,5 @@
 import type { Handler } from '../../kernel/types.js';
+import { pageOf } from '../../kernel/paging/page.js';
 import { listLogs, toLogRecord, type LogFilter } from './store.js';
 
 const FILTERS = ['level', 'source', 'since', 'until'] as const;
@@ -6,7 +7,7 @@ const FILTERS = ['level', 'source', 'since', 'until'] as const;
 export function logHandlers(): Record<string, Handler> {
   return {
     async listLogs(call) {
-      const page = call.page ?? { limit: 200, fetch: 201 };
+      const page = pageOf(call);
       const filter: LogFilter = {};
       for (const name of FILTERS) {
         const value = call.query[name];

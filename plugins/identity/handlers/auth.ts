@@ -112,7 +112,7 @@ export function authHandlers(deps: IdentityDeps): Record<string, Handler> {
 
     async listSessions(call) {
       const principal = principalOf(call);
-      const page = pageOf(call, 50);
+      const page = pageOf(call);
       const current = principal.credential.kind === 'session' ? principal.credential.id : undefined;
       const items = await listActiveSessions(call.db, principal.tenantId, principal.subjectId, clock.now(), { fetch: page.fetch, ...(page.afterId !== undefined ? { afterId: page.afterId } : {}) }, current);
       return { status: 200, body: { items } };

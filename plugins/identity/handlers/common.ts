@@ -1,3 +1,4 @@
+import { pageOf as kernelPage, afterKey } from '../../../kernel/paging/page.js';
 import { ApiError } from '../../../kernel/errors.js';
 import type { Call, PageRequest, Principal, Reply } from '../../../kernel/types.js';
 import type { IdentityDeps } from '../deps.js';
@@ -25,10 +26,10 @@ export function idParam(call: Call): string {
   return String(call.params.id);
 }
 
-/** The keyset position the kernel's paging step hands a list handler (defaults when absent). */
-export function pageOf(call: Call, defaultLimit = 100): PageRequest & { afterId: string | undefined } {
-  const page = call.page ?? { limit: defaultLimit, fetch: defaultLimit + 1 };
-  return { ...page, afterId: page.after ? String(page.after[0]) : undefined };
+/** The kernel's keyset position with the last served id (identity lists key on `id`). */
+export function pageOf(call: Call): PageRequest & { afterId: string | undefined } {
+  const page = kernelPage(call);
+  return { ...page, afterId: afterKey(page) };
 }
 
 /**
