@@ -1,7 +1,8 @@
 import { ApiError } from '../../kernel/errors.js';
 import type { Call, Handler, Reply } from '../../kernel/types.js';
-import { failure, RPC_ERROR } from './mcp/jsonrpc.js';
+import { encodeResponse, failure, RPC_ERROR } from './mcp/jsonrpc.js';
 import { checkOrigin } from './mcp/origin.js';
+import { structuredTextOf } from './mcp/tool-result.js';
 import type { createMcpServer } from './mcp/server.js';
 import { checkVersionHeader } from './mcp/versions.js';
 import type { AgentSettings } from './settings.js';
@@ -60,7 +61,7 @@ export function agentHandlers(input: {
       const caller = { principal: call.principal as NonNullable<Call['principal']>, headers: forwardedHeaders(call.headers), requestId: call.requestId };
       if (!Array.isArray(call.body)) {
         const answer = await server.handle(call.body, caller);
-        return answer ? { status: 200, body: answer } : ACCEPTED;
+        return answer ? { status: 200, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: encodeResponse(answer, structuredTextOf) } : ACCEPTED;
       }
       if (call.body.length === 0) return { status: 200, body: failure(null, RPC_ERROR.invalidRequest, 'Invalid request: an empty batch.') };
       // A batch (protocol 2025-03-26) is answered in order, one message after the other.

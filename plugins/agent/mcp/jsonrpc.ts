@@ -73,3 +73,21 @@ export function success(id: JsonRpcId, result: Record<string, unknown>): JsonRpc
 export function failure(id: JsonRpcId | null, code: number, message: string, data?: unknown): JsonRpcFailure {
   return { jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } };
 }
+
+/**
+ * The response as JSON text. A tool result whose structuredContent was already serialised for
+ * its text block (`textOf`) has that text spliced in rather than serialised again: a list's
+ * body is the bulk of the message, and this halves the work of writing it.
+ */
+export function encodeResponse(response: JsonRpcResponse, textOf: (result: object) => string | undefined): string {
+  if ('result' in response) {
+    const text = textOf(response.result);
+    if (text !== undefined) {
+      const { structuredContent: _spliced, ...rest } = response.result;
+      // `rest` is not empty (content, isError), so the envelope ends with the result's closing brace and its own.
+      const envelope = JSON.stringify({ jsonrpc: response.jsonrpc, id: response.id, result: rest });
+      return `${envelope.slice(0, -2)},"structuredContent":${text}}}`;
+    }
+  }
+  return JSON.stringify(response);
+}

@@ -18,6 +18,13 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
 }
 
+/** The JSON text of a result's structuredContent, made once while building the result. */
+const structuredTexts = new WeakMap<ToolResult, string>();
+
+export function structuredTextOf(result: object): string | undefined {
+  return structuredTexts.get(result as ToolResult);
+}
+
 /**
  * A route's reply as a tool result: the JSON body as text (what a model reads) and, when it is
  * an object, as structuredContent. A header cursor (`X-Next-Cursor`) becomes `next_cursor`, the
@@ -33,7 +40,14 @@ export function replyResult(reply: Reply): ToolResult {
   else if (Buffer.isBuffer(body)) text = `base64:${body.toString('base64')}`;
   else if (typeof body === 'string') text = body;
   else text = JSON.stringify(structured ?? body);
-  return { content: [{ type: 'text', text }], ...(structured ? { structuredContent: structured } : {}), isError: reply.status >= 400 };
+  const result: ToolResult = { content: [{ type: 'text', text }], isError: reply.status >= 400 };
+  if (structured) {
+    // structuredContent is the same JSON as the text: the transport embeds this text instead of
+    // serialising the body a second time (see encodeResponse).
+    result.structuredContent = structured;
+    structuredTexts.set(result, text);
+  }
+  return result;
 }
 
 /** A REST error as a tool result: the spec's error object, as text and as structuredContent. */
