@@ -148,21 +148,36 @@ const auditedCreate: Scenario = {
 
 const AUDIT_ROWS = Number(process.env.BENCH_AUDIT_ROWS ?? 1_000_000);
 
-/** Seeds the audit trail with SQL (the kernel must be stopped when the database is embedded). */
+/**
+ * Seeds the audit trail with SQL (the kernel must be stopped when the database is embedded):
+ * records of transactions older than any real one, already sealed, so the sealer has nothing
+ * to catch up on. The seals' hashes are placeholders; the benchmark reads pages, it does not verify.
+ */
 async function seedAudit(database: Record<string, string>, rows: number): Promise<void> {
   const { connectDatabase } = await import('../kernel/db/connect.js');
   const db = await connectDatabase({ pool_max: 2, ready_timeout_ms: 1000, ...database });
   try {
+    const existing = (await db.knex('audit_records').count({ n: '*' }).first()) as { n: string | number };
+    if (Number(existing.n) !== 0) throw new Error('the audit trail must be empty before seeding');
     await db.knex.raw(
-      `INSERT INTO audit_records (tenant_id, seq, id, at, operation, method, path, resource_id, status, outcome, request_id,
-         actor_type, fields, detail, severity, transport, prev_hash, hash)
-       SELECT 'default', g, gen_random_uuid(), now() - make_interval(secs => ? - g), 'createComponent', 'POST', '/components',
-         'seed-' || g, 201, 'success', 'seed-' || g, 'human', '{}'::jsonb, '{}'::jsonb, 'info', 'http', '', ''
+      `INSERT INTO audit_records (tenant_id, xact, id, at, operation, method, path, resource_id, status, outcome, request_id,
+         actor_type, fields, detail, severity, transport)
+       SELECT 'default', g - ? - 1, gen_random_uuid(), now() - make_interval(secs => ? - g), 'createComponent', 'POST', '/components',
+         'seed-' || g, 201, 'success', 'seed-' || g, 'human', '{}'::jsonb, '{}'::jsonb, 'info', 'http'
        FROM generate_series(1, ?) AS g`,
-      [rows, rows],
+      [rows, rows, rows],
     );
-    await db.knex.raw(`INSERT INTO audit_heads (tenant_id, seq, hash) VALUES ('default', ?, '') ON CONFLICT (tenant_id) DO UPDATE SET seq = EXCLUDED.seq`, [rows]);
+    await db.knex.raw(
+      `INSERT INTO audit_seals (tenant_id, xact, record_id, seq, prev_hash, hash)
+       SELECT tenant_id, xact, id, xact + ? + 1, repeat('0', 64), encode(sha256(convert_to(id::text, 'UTF8')), 'hex') FROM audit_records`,
+      [rows],
+    );
+    await db.knex.raw(
+      `INSERT INTO audit_heads (tenant_id, seq, hash, last_xact, last_id)
+       SELECT tenant_id, seq, hash, xact, record_id FROM audit_seals WHERE tenant_id = 'default' AND xact = -1`,
+    );
     await db.knex.raw('ANALYZE audit_records');
+    await db.knex.raw('ANALYZE audit_seals');
   } finally {
     await db.close();
   }

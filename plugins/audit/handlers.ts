@@ -1,12 +1,20 @@
 import type { Knex } from 'knex';
 import type { Handler } from '../../kernel/types.js';
 import { pageOf } from '../../kernel/paging/page.js';
-import { listRecords, toRecord, type AuditFilter } from './store.js';
+import type { Sealer } from './sealer.js';
+import { listRecords, toRecord, type AuditFilter, type Position } from './store.js';
 import { verifyChain } from './verify.js';
 
 const FILTERS = ['actor', 'operation', 'status', 'resource', 'since', 'until'] as const;
 
-export function auditHandlers(): Record<string, Handler> {
+/** The keyset position a signed cursor names: the (txid, id) of the last record served. */
+function positionOf(after: readonly unknown[] | undefined): Position | undefined {
+  if (!after) return undefined;
+  const [xact, id] = after;
+  return typeof xact === 'number' && typeof id === 'string' ? { xact, id } : undefined;
+}
+
+export function auditHandlers(sealer: Sealer): Record<string, Handler> {
   return {
     async listAudit(call) {
       const page = pageOf(call);
@@ -15,13 +23,12 @@ export function auditHandlers(): Record<string, Handler> {
         const value = call.query[name];
         if (value !== undefined) filter[name] = String(value);
       }
-      const after = page.after ? Number(page.after[0]) : undefined;
-      const rows = await listRecords(call.db, call.tenantId as string, filter, page.fetch, after);
+      const rows = await listRecords(call.db, call.tenantId as string, filter, page.fetch, positionOf(page.after));
       return { status: 200, body: { items: rows.map(toRecord) } };
     },
 
     async verifyAudit(call) {
-      return { status: 200, body: await verifyChain(call.db as Knex, call.tenantId as string) };
+      return { status: 200, body: await verifyChain(call.db as Knex, sealer, call.tenantId as string) };
     },
   };
 }

@@ -1,11 +1,30 @@
 import type { Knex } from 'knex';
-import type { RecordContent } from './chain.js';
+import { RECORD_COLUMNS, type RecordContent } from './chain.js';
 
+/** A record as stored: its content and the id of the transaction that wrote it. */
 export interface AuditRow extends Omit<RecordContent, 'at'> {
-  seq: string | number;
+  xact: string | number;
   at: Date | string;
-  prev_hash: string;
+}
+
+/** A record with its seal; the seal columns are null until the sealer has chained it. */
+export interface SealedRow extends AuditRow {
+  seq: string | number | null;
+  prev_hash: string | null;
+  hash: string | null;
+}
+
+/** Where a record sits in its tenant's trail: (xact, id) orders records and keys their seals. */
+export interface Position {
+  xact: number;
+  id: string;
+}
+
+export interface ChainHead {
+  seq: number;
   hash: string;
+  /** The last sealed record; null while nothing is sealed. */
+  last: Position | null;
 }
 
 export interface AuditFilter {
@@ -19,11 +38,21 @@ export interface AuditFilter {
 
 const OUTCOMES = new Set(['success', 'refused', 'failed', 'replayed', 'dry_run']);
 
+const INSERT = `INSERT INTO audit_records (${RECORD_COLUMNS.join(', ')}) VALUES (${RECORD_COLUMNS.map((c) =>
+  c === 'fields' || c === 'detail' ? '?::jsonb' : c === 'status' ? '?::integer' : c === 'at' ? '?::timestamptz' : '?',
+).join(', ')})`;
+
+/** Writes one record, unchained: a plain insert, so concurrent writers of a tenant never wait on each other. */
+export async function insertRecord(db: Knex | Knex.Transaction, content: RecordContent): Promise<void> {
+  await db.raw(INSERT, RECORD_COLUMNS.map((c) => (c === 'fields' || c === 'detail' ? JSON.stringify(content[c]) : content[c])) as Knex.RawBinding[]);
+}
+
 /** The record as GET /audit shows it. */
-export function toRecord(row: AuditRow): Record<string, unknown> {
+export function toRecord(row: SealedRow): Record<string, unknown> {
   return {
     id: row.id,
-    seq: Number(row.seq),
+    seq: row.seq === null ? null : Number(row.seq),
+    txid: Number(row.xact),
     time: new Date(row.at).toISOString(),
     tenant_id: row.tenant_id,
     operation: row.operation,
@@ -53,34 +82,121 @@ export function toRecord(row: AuditRow): Record<string, unknown> {
   };
 }
 
+function withSeals(db: Knex | Knex.Transaction): Knex.QueryBuilder {
+  return db('audit_records as r')
+    .leftJoin('audit_seals as s', (on) => on.on('s.tenant_id', 'r.tenant_id').andOn('s.xact', 'r.xact').andOn('s.record_id', 'r.id'))
+    .select('r.*', 's.seq', 's.prev_hash', 's.hash');
+}
+
 /**
- * A page of one tenant's trail, newest first, keyset on seq (the primary key after tenant_id),
- * so page 1,000,000 costs what page 1 does.
+ * A page of one tenant's trail, newest first, keyset on (xact, id) — the primary key after
+ * tenant_id — so page 1,000,000 costs what page 1 does.
  */
-export async function listRecords(db: Knex | Knex.Transaction, tenantId: string, filter: AuditFilter, fetch: number, afterSeq?: number): Promise<AuditRow[]> {
-  const query = db('audit_records').where('tenant_id', tenantId).orderBy('seq', 'desc').limit(fetch);
-  if (afterSeq !== undefined) query.andWhere('seq', '<', afterSeq);
-  if (filter.operation) query.andWhere('operation', filter.operation);
-  if (filter.resource) query.andWhere('resource_id', filter.resource);
+export async function listRecords(db: Knex | Knex.Transaction, tenantId: string, filter: AuditFilter, fetch: number, after?: Position): Promise<SealedRow[]> {
+  const query = withSeals(db).where('r.tenant_id', tenantId).orderBy([{ column: 'r.xact', order: 'desc' }, { column: 'r.id', order: 'desc' }]).limit(fetch);
+  if (after) query.andWhereRaw('(r.xact, r.id) < (?, ?)', [after.xact, after.id]);
+  if (filter.operation) query.andWhere('r.operation', filter.operation);
+  if (filter.resource) query.andWhere('r.resource_id', filter.resource);
   if (filter.status) {
-    if (OUTCOMES.has(filter.status)) query.andWhere('outcome', filter.status);
-    else query.andWhere('status', Number(filter.status));
+    if (OUTCOMES.has(filter.status)) query.andWhere('r.outcome', filter.status);
+    else query.andWhere('r.status', Number(filter.status));
   }
   if (filter.actor) {
     const actor = filter.actor;
-    query.andWhere((q) => q.where('subject_id', actor).orWhere('actor_id', actor).orWhere('agent_id', actor).orWhere('actor_email', actor));
+    query.andWhere((q) => q.where('r.subject_id', actor).orWhere('r.actor_id', actor).orWhere('r.agent_id', actor).orWhere('r.actor_email', actor));
   }
-  if (filter.since) query.andWhere('at', '>=', new Date(filter.since));
-  if (filter.until) query.andWhere('at', '<', new Date(filter.until));
-  return (await query) as AuditRow[];
+  if (filter.since) query.andWhere('r.at', '>=', new Date(filter.since));
+  if (filter.until) query.andWhere('r.at', '<', new Date(filter.until));
+  return (await query) as SealedRow[];
 }
 
-/** Records of a tenant in chain order, seq in (afterSeq, uptoSeq], at most `limit`. */
-export async function chainSlice(db: Knex, tenantId: string, afterSeq: number, uptoSeq: number, limit: number): Promise<AuditRow[]> {
-  return (await db('audit_records').where('tenant_id', tenantId).andWhere('seq', '>', afterSeq).andWhere('seq', '<=', uptoSeq).orderBy('seq', 'asc').limit(limit)) as AuditRow[];
+/** Records of a tenant with their seals in chain order, after `after` and up to `upto`, at most `limit`. */
+export async function chainSlice(db: Knex, tenantId: string, after: Position | null, upto: Position, limit: number): Promise<SealedRow[]> {
+  const query = withSeals(db).where('r.tenant_id', tenantId).andWhereRaw('(r.xact, r.id) <= (?, ?)', [upto.xact, upto.id]);
+  if (after) query.andWhereRaw('(r.xact, r.id) > (?, ?)', [after.xact, after.id]);
+  return (await query.orderBy([{ column: 'r.xact' }, { column: 'r.id' }]).limit(limit)) as SealedRow[];
 }
 
-export async function chainHead(db: Knex, tenantId: string): Promise<{ seq: number; hash: string } | undefined> {
-  const row = (await db('audit_heads').where('tenant_id', tenantId).first('seq', 'hash')) as { seq: string | number; hash: string } | undefined;
-  return row && { seq: Number(row.seq), hash: row.hash };
+/** Committed records of a tenant beyond its head: not chained yet. */
+export async function countUnsealed(db: Knex, tenantId: string, head: ChainHead | undefined): Promise<number> {
+  const query = db('audit_records').where('tenant_id', tenantId);
+  if (head?.last) query.andWhereRaw('(xact, id) > (?, ?)', [head.last.xact, head.last.id]);
+  const row = (await query.count({ n: '*' }).first()) as { n: string | number } | undefined;
+  return Number(row?.n ?? 0);
+}
+
+interface HeadRow {
+  seq: string | number;
+  hash: string;
+  last_xact: string | number | null;
+  last_id: string | null;
+}
+
+function toHead(row: HeadRow): ChainHead {
+  return { seq: Number(row.seq), hash: row.hash, last: row.last_xact === null || row.last_id === null ? null : { xact: Number(row.last_xact), id: row.last_id } };
+}
+
+export async function chainHead(db: Knex, tenantId: string): Promise<ChainHead | undefined> {
+  const row = (await db('audit_heads').where('tenant_id', tenantId).first('seq', 'hash', 'last_xact', 'last_id')) as HeadRow | undefined;
+  return row && toHead(row);
+}
+
+/**
+ * Locks the tenant's head for sealing and reads the horizon: every transaction id below it has
+ * finished (committed or rolled back), so the records written below it are final and visible.
+ */
+export async function lockHead(trx: Knex.Transaction, tenantId: string): Promise<(ChainHead & { horizon: number }) | undefined> {
+  const result = await trx.raw(
+    'SELECT seq, hash, last_xact, last_id, pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS horizon FROM audit_heads WHERE tenant_id = ? FOR UPDATE',
+    [tenantId],
+  );
+  const row = (result.rows as Array<HeadRow & { horizon: string | number }>)[0];
+  return row && { ...toHead(row), horizon: Number(row.horizon) };
+}
+
+export async function createHead(trx: Knex.Transaction, tenantId: string, genesis: string): Promise<void> {
+  await trx.raw('INSERT INTO audit_heads (tenant_id, seq, hash) VALUES (?, 0, ?) ON CONFLICT (tenant_id) DO NOTHING', [tenantId, genesis]);
+}
+
+/** The next committed records to chain, oldest first. */
+export async function recordsToSeal(trx: Knex.Transaction, tenantId: string, after: Position | null, horizon: number, limit: number): Promise<AuditRow[]> {
+  const query = trx('audit_records').where('tenant_id', tenantId).andWhere('xact', '<', horizon);
+  if (after) query.andWhereRaw('(xact, id) > (?, ?)', [after.xact, after.id]);
+  return (await query.orderBy([{ column: 'xact' }, { column: 'id' }]).limit(limit)) as AuditRow[];
+}
+
+export interface SealRow {
+  tenant_id: string;
+  xact: number;
+  record_id: string;
+  seq: number;
+  prev_hash: string;
+  hash: string;
+}
+
+export async function writeSeals(trx: Knex.Transaction, tenantId: string, seals: readonly SealRow[]): Promise<void> {
+  const last = seals[seals.length - 1];
+  if (!last) return;
+  await trx('audit_seals').insert(seals);
+  await trx('audit_heads').where('tenant_id', tenantId).update({ seq: last.seq, hash: last.hash, last_xact: last.xact, last_id: last.record_id });
+}
+
+/**
+ * Tenants whose trail has records beyond its head. The tenants are found by skipping through
+ * the primary key (one index probe per tenant), not by reading every record.
+ */
+export async function tenantsToSeal(db: Knex): Promise<string[]> {
+  const result = await db.raw(`
+    WITH RECURSIVE tenants AS (
+      (SELECT tenant_id FROM audit_records ORDER BY tenant_id LIMIT 1)
+      UNION ALL
+      SELECT (SELECT r.tenant_id FROM audit_records r WHERE r.tenant_id > t.tenant_id ORDER BY r.tenant_id LIMIT 1)
+      FROM tenants t WHERE t.tenant_id IS NOT NULL
+    )
+    SELECT t.tenant_id FROM tenants t LEFT JOIN audit_heads h ON h.tenant_id = t.tenant_id
+    WHERE t.tenant_id IS NOT NULL AND EXISTS (
+      SELECT 1 FROM audit_records r
+      WHERE r.tenant_id = t.tenant_id AND (h.last_xact IS NULL OR (r.xact, r.id) > (h.last_xact, h.last_id))
+    )`);
+  return (result.rows as Array<{ tenant_id: string }>).map((r) => r.tenant_id);
 }

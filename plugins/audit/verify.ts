@@ -1,12 +1,17 @@
 import type { Knex } from 'knex';
-import { GENESIS_HASH, canonicalContent, chainHash, type RecordContent } from './chain.js';
-import { chainHead, chainSlice, type AuditRow } from './store.js';
+import { GENESIS_HASH, canonicalContent, chainHash, contentOfRow } from './chain.js';
+import type { Sealer } from './sealer.js';
+import { chainHead, chainSlice, countUnsealed, type Position } from './store.js';
 
 export interface BrokenLink {
   seq: number;
   id: string | null;
-  /** sequence: a record is missing; prev_hash: the link to the predecessor is wrong; hash: the record's content changed; head: the newest records are missing. */
-  problem: 'sequence' | 'prev_hash' | 'hash' | 'head';
+  /**
+   * sequence: a record is missing; unsealed: a record inside the chained range has no seal
+   * (inserted, moved, or its seal removed); prev_hash: the link to the predecessor is wrong;
+   * hash: the record's content changed; head: the newest records are missing.
+   */
+  problem: 'sequence' | 'unsealed' | 'prev_hash' | 'hash' | 'head';
   expected: string;
   found: string;
 }
@@ -15,32 +20,41 @@ export interface VerifyReport {
   tenant_id: string;
   valid: boolean;
   records: number;
+  /** Committed records not chained yet (a transaction still running elsewhere holds them back). */
+  unsealed: number;
   head: { seq: number; hash: string } | null;
   first_broken: BrokenLink | null;
 }
 
 const BATCH = 5000;
 
-function contentOfRow(row: AuditRow): RecordContent {
-  const { seq: _s, prev_hash: _p, hash: _h, ...rest } = row;
-  return { ...rest, at: new Date(row.at).toISOString() };
-}
-
 /**
- * Recomputes a tenant's chain from its first record to the head that was current when the
- * check began (records appended meanwhile are left for the next check) and reports the first
- * broken link. The head row also catches records removed from the end of the chain.
+ * Chains what has committed, then recomputes the tenant's chain from its first record to the
+ * head and reports the first broken link. Records and seals are walked together in chain
+ * order; the head row also catches records removed from the end of the chain.
  */
-export async function verifyChain(db: Knex, tenantId: string): Promise<VerifyReport> {
+export async function verifyChain(db: Knex, sealer: Sealer, tenantId: string): Promise<VerifyReport> {
+  await sealer.now(tenantId);
   const head = await chainHead(db, tenantId);
-  const report: VerifyReport = { tenant_id: tenantId, valid: true, records: 0, head: head ?? null, first_broken: null };
+  const report: VerifyReport = {
+    tenant_id: tenantId,
+    valid: true,
+    records: 0,
+    unsealed: await countUnsealed(db, tenantId, head),
+    head: head ? { seq: head.seq, hash: head.hash } : null,
+    first_broken: null,
+  };
   if (!head) return report;
   let prevHash = GENESIS_HASH;
   let prevSeq = 0;
+  let after: Position | null = null;
   const broken = (link: BrokenLink): VerifyReport => ({ ...report, valid: false, first_broken: link });
-  for (;;) {
-    const rows = await chainSlice(db, tenantId, prevSeq, head.seq, BATCH);
+  while (head.last) {
+    const rows = await chainSlice(db, tenantId, after, head.last, BATCH);
     for (const row of rows) {
+      if (row.seq === null || row.prev_hash === null || row.hash === null) {
+        return broken({ seq: prevSeq + 1, id: row.id, problem: 'unsealed', expected: `a seal for record ${row.id}`, found: 'none' });
+      }
       const seq = Number(row.seq);
       if (seq !== prevSeq + 1) return broken({ seq: prevSeq + 1, id: null, problem: 'sequence', expected: `record ${prevSeq + 1}`, found: `record ${seq}` });
       if (row.prev_hash !== prevHash) return broken({ seq, id: row.id, problem: 'prev_hash', expected: prevHash, found: row.prev_hash });
@@ -50,7 +64,9 @@ export async function verifyChain(db: Knex, tenantId: string): Promise<VerifyRep
       prevSeq = seq;
       report.records += 1;
     }
-    if (rows.length < BATCH) break;
+    const last = rows[rows.length - 1];
+    if (rows.length < BATCH || !last) break;
+    after = { xact: Number(last.xact), id: last.id };
   }
   if (prevSeq !== head.seq || prevHash !== head.hash) {
     return broken({ seq: prevSeq + 1, id: null, problem: 'head', expected: `head ${head.seq} ${head.hash}`, found: `last record ${prevSeq} ${prevHash}` });

@@ -109,8 +109,10 @@ describe('cursor paging', () => {
       const write = () => Promise.all([0, 1].map(() => k.request('POST', '/notes', { body: { id: `p${Math.random().toString(36).slice(2, 10)}`, title: 'x' }, headers: admin })));
       const { items } = await pageThrough(k, '/audit?limit=97', admin, 'header', write);
       expectEachOnce(items.map((r) => r.id), existing);
-      const seqs = items.map((r) => r.seq as number);
-      expect(seqs).to.deep.equal([...seqs].sort((a, b) => b - a));
+      // Newest first: by the writing transaction, then id.
+      const order = items.map((r) => [r.txid as number, r.id as string] as const);
+      const sorted = [...order].sort((a, b) => b[0] - a[0] || (a[1] < b[1] ? 1 : a[1] > b[1] ? -1 : 0));
+      expect(order).to.deep.equal(sorted);
     });
 
     it('defaults to 100 and clamps to 1000', async () => {

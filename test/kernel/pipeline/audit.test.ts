@@ -75,11 +75,15 @@ describe('audit step: one record per mutating call', () => {
   });
 
   it('writes the success record in the call\'s transaction: when the record cannot be written, the effect is rolled back', async () => {
-    // The chain head row is what appends lock; removing it makes the next append collide with
-    // record 1 of the tenant, so the audit write fails inside the call's transaction.
+    // A constraint the tenant's records cannot meet makes the audit write fail inside the call's transaction.
     await k.request('POST', '/components', { body: { name: 'Seed' }, headers: as('carol', 'solo') });
-    await db()('audit_heads').where({ tenant_id: 'solo' }).delete();
-    const res = await k.request('POST', '/components', { body: { name: 'Doomed' }, headers: as('carol', 'solo') });
+    await db().raw("ALTER TABLE audit_records ADD CONSTRAINT test_no_solo CHECK (tenant_id <> 'solo') NOT VALID");
+    let res;
+    try {
+      res = await k.request('POST', '/components', { body: { name: 'Doomed' }, headers: as('carol', 'solo') });
+    } finally {
+      await db().raw('ALTER TABLE audit_records DROP CONSTRAINT test_no_solo');
+    }
     expect(res.status).to.equal(500);
     expect(await db()('components').where({ tenant_id: 'solo', id: 'doomed' }).first()).to.equal(undefined);
     expect(await auditRows(db(), { tenant_id: 'solo', resource_id: 'doomed' })).to.have.length(0);

@@ -50,7 +50,7 @@ export function as(subject: string, tenant: string, permissions: readonly string
 }
 
 export interface AuditRowView {
-  seq: string | number;
+  xact: string | number;
   tenant_id: string;
   operation: string;
   method: string;
@@ -76,5 +76,5 @@ export interface AuditRowView {
 
 /** The audit records straight from the database, oldest first. */
 export async function auditRows(db: Knex, where: Partial<Record<keyof AuditRowView, unknown>> = {}): Promise<AuditRowView[]> {
-  return (await db('audit_records').where(where).orderBy([{ column: 'tenant_id' }, { column: 'seq' }])) as AuditRowView[];
+  return (await db('audit_records').where(where).orderBy([{ column: 'tenant_id' }, { column: 'xact' }, { column: 'id' }])) as AuditRowView[];
 }

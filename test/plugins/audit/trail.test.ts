@@ -95,6 +95,37 @@ describe('audit trail', () => {
     }
     expect(await auditRows(db(), { tenant_id: 'ao' })).to.deep.equal(before);
   });
+
+  it('keeps the seals append-only too', async () => {
+    await k.request('POST', '/notes', { body: { id: 'ao2', title: 'Sealed' }, headers: as('alice', 'ao2') });
+    await k.request('GET', '/audit/verify?tenant_id=ao2', { headers: as('auditor', 'ao2', ['runtime:audit:read']) });
+    const before = await db()('audit_seals').where({ tenant_id: 'ao2' });
+    expect(before).to.have.length(1);
+    for (const statement of [
+      () => db()('audit_seals').where({ tenant_id: 'ao2' }).update({ hash: 'f'.repeat(64) }),
+      () => db()('audit_seals').where({ tenant_id: 'ao2' }).delete(),
+      () => db().raw('TRUNCATE audit_seals'),
+    ]) {
+      let error: unknown;
+      await statement().catch((err: unknown) => {
+        error = err;
+      });
+      expect(String((error as Error | undefined)?.message)).to.match(/append-only/);
+    }
+    expect(await db()('audit_seals').where({ tenant_id: 'ao2' })).to.deep.equal(before);
+  });
+
+  it('chains each record shortly after its commit, without anyone asking', async () => {
+    const res = await k.request('POST', '/notes', { body: { id: 'soon', title: 'Sealed soon' }, headers: as('alice', 'soon') });
+    expect(res.status).to.equal(201);
+    let record: Record<string, unknown> | undefined;
+    for (let attempt = 0; attempt < 100 && !record?.hash; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      record = (await k.request('GET', '/audit', { headers: as('auditor', 'soon', ['runtime:audit:read']) })).body.items[0];
+    }
+    expect(record).to.include({ seq: 1, prev_hash: '0'.repeat(64), resource_id: 'soon' });
+    expect(record?.hash).to.match(/^[0-9a-f]{64}$/);
+  });
 });
 
 describe('GET /audit/verify', () => {
@@ -106,8 +137,10 @@ describe('GET /audit/verify', () => {
   const db = () => k.kernel.database.knex;
   const verify = (tenant: string) => k.request('GET', `/audit/verify?tenant_id=${tenant}`, { headers: as('auditor', tenant, ['runtime:audit:read']) });
 
+  /** Writes n records and has them chained (verification seals what has committed first). */
   async function seed(tenant: string, n: number): Promise<void> {
     for (let i = 0; i < n; i++) await k.request('POST', '/notes', { body: { id: `n${i}`, title: `Note ${i}` }, headers: as('alice', tenant) });
+    expect((await verify(tenant)).body).to.include({ valid: true, records: n, unsealed: 0 });
   }
 
   /** Changes the trail as a database superuser would: with triggers switched off for the transaction. */
@@ -118,17 +151,20 @@ describe('GET /audit/verify', () => {
     });
   }
 
+  /** The record at chain position `seq` of the tenant bound to the statement's one binding. */
+  const record = (seq: number) => `(tenant_id, xact, id) = (SELECT tenant_id, xact, record_id FROM audit_seals WHERE tenant_id = ? AND seq = ${seq})`;
+
   it('reports an intact chain with its head', async () => {
     await seed('intact', 5);
     const res = await verify('intact');
     expect(res.status).to.equal(200);
-    expect(res.body).to.include({ tenant_id: 'intact', valid: true, records: 5, first_broken: null });
+    expect(res.body).to.include({ tenant_id: 'intact', valid: true, records: 5, unsealed: 0, first_broken: null });
     expect(res.body.head.seq).to.equal(5);
   });
 
   it('detects a record altered directly in the database and names the first broken link', async () => {
     await seed('altered', 6);
-    await asSuperuser("UPDATE audit_records SET fields = '{\"id\":\"n2\",\"title\":\"forged\"}'::jsonb WHERE tenant_id = ? AND seq = 3", ['altered']);
+    await asSuperuser(`UPDATE audit_records SET fields = '{"id":"n2","title":"forged"}'::jsonb WHERE ${record(3)}`, ['altered']);
     const res = await verify('altered');
     expect(res.body.valid).to.equal(false);
     expect(res.body.first_broken).to.include({ seq: 3, problem: 'hash' });
@@ -136,7 +172,8 @@ describe('GET /audit/verify', () => {
 
   it('detects a record whose hash was recomputed to hide an edit: the next link no longer matches', async () => {
     await seed('rehashed', 4);
-    await asSuperuser("UPDATE audit_records SET status = 204, hash = repeat('a', 64) WHERE tenant_id = ? AND seq = 2", ['rehashed']);
+    await asSuperuser(`UPDATE audit_records SET status = 204 WHERE ${record(2)}`, ['rehashed']);
+    await asSuperuser("UPDATE audit_seals SET hash = repeat('a', 64) WHERE tenant_id = ? AND seq = 2", ['rehashed']);
     const res = await verify('rehashed');
     expect(res.body.valid).to.equal(false);
     expect(res.body.first_broken.seq).to.equal(2);
@@ -144,16 +181,35 @@ describe('GET /audit/verify', () => {
 
   it('detects a deleted record and records deleted from the end of the chain', async () => {
     await seed('gap', 5);
-    await asSuperuser('DELETE FROM audit_records WHERE tenant_id = ? AND seq = 2', ['gap']);
+    await asSuperuser(`DELETE FROM audit_records WHERE ${record(2)}`, ['gap']);
     const gap = await verify('gap');
     expect(gap.body.valid).to.equal(false);
     expect(gap.body.first_broken).to.include({ seq: 2, problem: 'sequence' });
 
     await seed('tail', 3);
-    await asSuperuser('DELETE FROM audit_records WHERE tenant_id = ? AND seq = 3', ['tail']);
+    await asSuperuser(`DELETE FROM audit_records WHERE ${record(3)}`, ['tail']);
     const tail = await verify('tail');
     expect(tail.body.valid).to.equal(false);
     expect(tail.body.first_broken).to.include({ seq: 3, problem: 'head' });
+  });
+
+  it('detects a record whose seal was removed, and a record slipped in among sealed ones', async () => {
+    await seed('unsealed', 4);
+    await asSuperuser('DELETE FROM audit_seals WHERE tenant_id = ? AND seq = 2', ['unsealed']);
+    const res = await verify('unsealed');
+    expect(res.body.valid).to.equal(false);
+    expect(res.body.first_broken).to.include({ seq: 2, problem: 'unsealed' });
+
+    await seed('forged', 3);
+    await asSuperuser(
+      `INSERT INTO audit_records (tenant_id, xact, id, at, operation, method, path, status, outcome, request_id, actor_type, fields, detail, severity, transport)
+       SELECT tenant_id, xact, gen_random_uuid(), at, operation, method, path, 200, 'success', 'forged', actor_type, '{}', '{}', 'info', 'http'
+       FROM audit_records WHERE ${record(2)}`,
+      ['forged'],
+    );
+    const forged = await verify('forged');
+    expect(forged.body.valid).to.equal(false);
+    expect(forged.body.first_broken.problem).to.be.oneOf(['unsealed']);
   });
 
   it('checks only the caller\'s tenant: another tenant is 404', async () => {

@@ -44,7 +44,7 @@ describe('break-glass key', () => {
       const write = await tk.request('POST', '/components', { ...withKey(key, 'INC-42 restore service'), body: { name: 'emergency' } });
       expect(write.status, write.text).to.equal(201);
 
-      const records = await tk.kernel.database.knex('audit_records').where({ credential_kind: 'break_glass' }).orderBy('seq');
+      const records = await tk.kernel.database.knex('audit_records').where({ credential_kind: 'break_glass' }).orderBy(['xact', 'id']);
       expect(records.map((r: { operation: string }) => r.operation)).to.deep.equal(['listTenants', 'createComponent']);
       for (const record of records) {
         expect(record.severity).to.equal('critical');

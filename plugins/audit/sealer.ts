@@ -1,0 +1,125 @@
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import { GENESIS_HASH, canonicalContent, chainHash, contentOfRow } from './chain.js';
+import { createHead, lockHead, recordsToSeal, tenantsToSeal, writeSeals, type SealRow } from './store.js';
+
+export interface SealerOptions {
+  /** How long the sealer waits after a commit, gathering the records of a burst into one batch. */
+  delayMs: number;
+  /** How often every tenant is checked for records left unsealed (by an instance that died, say). */
+  sweepMs: number;
+  /** Records chained per transaction. */
+  batch: number;
+}
+
+export interface Sealer {
+  /** The tenant has newly committed records: chain them shortly. */
+  soon(tenantId: string): void;
+  /** Chains every committed record of the tenant now. */
+  now(tenantId: string): Promise<void>;
+  start(): void;
+  /** Stops the timers and chains what is pending before the database goes away. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Extends a tenant's hash chain over its committed records, after they commit, in batches.
+ * Writers never touch the chain, so a tenant's writes run in parallel; sealers of all instances
+ * take turns on the tenant's head row, and whichever holds it chains whatever is committed,
+ * so every instance may seal every tenant. Records are chained in (xact, id) order, and only
+ * below the horizon of finished transactions: a record whose transaction is still running
+ * cannot later appear behind the head.
+ */
+export function createSealer(db: Knex, logger: Logger, options: SealerOptions): Sealer {
+  const pending = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+  let sweeper: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let sweeping: Promise<void> | undefined;
+  let stopped = false;
+
+  /** Chains up to one batch; returns how many records it chained. */
+  async function sealBatch(tenantId: string): Promise<number> {
+    return db.transaction(async (trx) => {
+      let head = await lockHead(trx, tenantId);
+      if (!head) {
+        await createHead(trx, tenantId, GENESIS_HASH);
+        head = await lockHead(trx, tenantId);
+        if (!head) throw new Error(`audit head of tenant ${tenantId} could not be created`);
+      }
+      const rows = await recordsToSeal(trx, tenantId, head.last, head.horizon, options.batch);
+      let { seq, hash } = head;
+      const seals: SealRow[] = rows.map((row) => {
+        const prev = hash;
+        seq += 1;
+        hash = chainHash(prev, seq, canonicalContent(contentOfRow(row)));
+        return { tenant_id: tenantId, xact: Number(row.xact), record_id: row.id, seq, prev_hash: prev, hash };
+      });
+      await writeSeals(trx, tenantId, seals);
+      return seals.length;
+    });
+  }
+
+  async function sealAll(tenantId: string): Promise<void> {
+    while ((await sealBatch(tenantId)) === options.batch);
+  }
+
+  function schedule(delay: number): void {
+    if (stopped || timer || running) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      running = flush().finally(() => {
+        running = undefined;
+        if (pending.size > 0) schedule(options.delayMs);
+      });
+    }, delay);
+    timer.unref();
+  }
+
+  async function flush(): Promise<void> {
+    const tenants = [...pending];
+    pending.clear();
+    for (const tenantId of tenants) {
+      try {
+        await sealAll(tenantId);
+      } catch (err) {
+        // The records stay committed and unsealed; the next commit or sweep tries again.
+        logger.warn({ err, tenantId }, 'audit records could not be sealed yet');
+      }
+    }
+  }
+
+  async function sweep(): Promise<void> {
+    try {
+      for (const tenantId of await tenantsToSeal(db)) pending.add(tenantId);
+      if (pending.size > 0) schedule(0);
+    } catch (err) {
+      logger.warn({ err }, 'audit sweep failed');
+    }
+  }
+
+  return {
+    soon(tenantId) {
+      pending.add(tenantId);
+      schedule(options.delayMs);
+    },
+    now: sealAll,
+    start() {
+      const run = (): void => {
+        sweeping ??= sweep().finally(() => (sweeping = undefined));
+      };
+      run();
+      sweeper = setInterval(run, options.sweepMs);
+      sweeper.unref();
+    },
+    async stop() {
+      stopped = true;
+      clearInterval(sweeper);
+      clearTimeout(timer);
+      timer = undefined;
+      await sweeping;
+      await running;
+      await flush();
+    },
+  };
+}
