@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Logger } from 'pino';
 import type { Handler } from '../../kernel/types.js';
 import { pageOf } from '../../kernel/paging/page.js';
 import type { Sealer } from './sealer.js';
@@ -14,7 +15,7 @@ function positionOf(after: readonly unknown[] | undefined): Position | undefined
   return typeof xact === 'number' && typeof id === 'string' ? { xact, id } : undefined;
 }
 
-export function auditHandlers(sealer: Sealer): Record<string, Handler> {
+export function auditHandlers(sealer: Sealer, logger: Logger): Record<string, Handler> {
   return {
     async listAudit(call) {
       const page = pageOf(call);
@@ -28,7 +29,7 @@ export function auditHandlers(sealer: Sealer): Record<string, Handler> {
     },
 
     async verifyAudit(call) {
-      return { status: 200, body: await verifyChain(call.db as Knex, sealer, call.tenantId as string) };
+      return { status: 200, body: await verifyChain(call.db as Knex, sealer, call.tenantId as string, logger) };
     },
   };
 }

@@ -18,9 +18,9 @@ const plugin: PluginDefinition = {
     const { db, logger } = context.services as { db: Knex; logger: Logger };
     const sealer = createSealer(db, logger, readSettings(context.settings));
     return {
-      handlers: auditHandlers(sealer),
+      handlers: auditHandlers(sealer, logger),
       audit: createAuditSink(sealer),
-      start: async () => sealer.start(),
+      start: () => sealer.start(),
       stop: () => sealer.stop(),
     };
   },

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { GENESIS_HASH, canonicalContent, chainHash, contentOfRow } from './chain.js';
-import { createHead, lockHead, recordsToSeal, tenantsToSeal, writeSeals, type SealRow } from './store.js';
+import { advanceClock, createHead, lockHead, recordsToSeal, tenantsToSeal, writeSeals, type SealRow } from './store.js';
 
 export interface SealerOptions {
   /** How long the sealer waits after a commit, gathering the records of a burst into one batch. */
@@ -17,7 +17,7 @@ export interface Sealer {
   soon(tenantId: string): void;
   /** Chains every committed record of the tenant now. */
   now(tenantId: string): Promise<void>;
-  start(): void;
+  start(): Promise<void>;
   /** Stops the timers and chains what is pending before the database goes away. */
   stop(): Promise<void>;
 }
@@ -30,6 +30,9 @@ export interface Sealer {
  * below the horizon of finished transactions: a record whose transaction is still running
  * cannot later appear behind the head.
  */
+const LOCK_TIMEOUT_MS = 5000;
+const RETRY_MS = 1000;
+
 export function createSealer(db: Knex, logger: Logger, options: SealerOptions): Sealer {
   const pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
@@ -37,10 +40,15 @@ export function createSealer(db: Knex, logger: Logger, options: SealerOptions): 
   let running: Promise<void> | undefined;
   let sweeping: Promise<void> | undefined;
   let stopped = false;
+  const retry = new Set<string>();
+  let retryTimer: NodeJS.Timeout | undefined;
 
   /** Chains up to one batch; returns how many records it chained. */
   async function sealBatch(tenantId: string): Promise<number> {
     return db.transaction(async (trx) => {
+      // Another instance sealing the tenant holds its head briefly; one that hangs must not stall
+      // this instance's other tenants or its shutdown (the tenant is tried again later).
+      await trx.raw(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT_MS}ms'`);
       let head = await lockHead(trx, tenantId);
       if (!head) {
         await createHead(trx, tenantId, GENESIS_HASH);
@@ -57,7 +65,8 @@ export function createSealer(db: Knex, logger: Logger, options: SealerOptions): 
       });
       await writeSeals(trx, tenantId, seals);
       return seals.length;
-    });
+    // The horizon argument needs each statement's own snapshot.
+    }, { isolationLevel: 'read committed' });
   }
 
   async function sealAll(tenantId: string): Promise<void> {
@@ -79,13 +88,25 @@ export function createSealer(db: Knex, logger: Logger, options: SealerOptions): 
   async function flush(): Promise<void> {
     const tenants = [...pending];
     pending.clear();
+    let failed = false;
     for (const tenantId of tenants) {
       try {
         await sealAll(tenantId);
       } catch (err) {
-        // The records stay committed and unsealed; the next commit or sweep tries again.
+        // The records stay committed and unsealed; the tenant is tried again shortly.
         logger.warn({ err, tenantId }, 'audit records could not be sealed yet');
+        failed = true;
+        if (!stopped) retry.add(tenantId);
       }
+    }
+    if (failed && !stopped) {
+      clearTimeout(retryTimer);
+      retryTimer = setTimeout(() => {
+        for (const tenantId of retry) pending.add(tenantId);
+        retry.clear();
+        schedule(0);
+      }, RETRY_MS);
+      retryTimer.unref();
     }
   }
 
@@ -104,7 +125,9 @@ export function createSealer(db: Knex, logger: Logger, options: SealerOptions): 
       schedule(options.delayMs);
     },
     now: sealAll,
-    start() {
+    async start() {
+      const offset = await advanceClock(db);
+      if (offset !== 0) logger.warn({ offset }, 'audit transaction ids restarted below the sealed ones (a restored database?); new records are stamped above them');
       const run = (): void => {
         sweeping ??= sweep().finally(() => (sweeping = undefined));
       };
@@ -116,6 +139,7 @@ export function createSealer(db: Knex, logger: Logger, options: SealerOptions): 
       stopped = true;
       clearInterval(sweeper);
       clearTimeout(timer);
+      clearTimeout(retryTimer);
       timer = undefined;
       await sweeping;
       await running;

@@ -147,7 +147,8 @@ export async function chainHead(db: Knex, tenantId: string): Promise<ChainHead |
  */
 export async function lockHead(trx: Knex.Transaction, tenantId: string): Promise<(ChainHead & { horizon: number }) | undefined> {
   const result = await trx.raw(
-    'SELECT seq, hash, last_xact, last_id, pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS horizon FROM audit_heads WHERE tenant_id = ? FOR UPDATE',
+    `SELECT seq, hash, last_xact, last_id, pg_snapshot_xmin(pg_current_snapshot())::text::bigint + (SELECT xact_offset FROM audit_clock) AS horizon
+       FROM audit_heads WHERE tenant_id = ? FOR UPDATE`,
     [tenantId],
   );
   const row = (result.rows as Array<HeadRow & { horizon: string | number }>)[0];
@@ -158,11 +159,18 @@ export async function createHead(trx: Knex.Transaction, tenantId: string, genesi
   await trx.raw('INSERT INTO audit_heads (tenant_id, seq, hash) VALUES (?, 0, ?) ON CONFLICT (tenant_id) DO NOTHING', [tenantId, genesis]);
 }
 
-/** The next committed records to chain, oldest first. */
+/**
+ * The next committed records to chain, oldest first. A record beyond the head that has a seal
+ * already (the head was moved back) is left for verification to report, not sealed twice.
+ */
 export async function recordsToSeal(trx: Knex.Transaction, tenantId: string, after: Position | null, horizon: number, limit: number): Promise<AuditRow[]> {
-  const query = trx('audit_records').where('tenant_id', tenantId).andWhere('xact', '<', horizon);
-  if (after) query.andWhereRaw('(xact, id) > (?, ?)', [after.xact, after.id]);
-  return (await query.orderBy([{ column: 'xact' }, { column: 'id' }]).limit(limit)) as AuditRow[];
+  const query = trx('audit_records as r')
+    .select('r.*')
+    .where('r.tenant_id', tenantId)
+    .andWhere('r.xact', '<', horizon)
+    .whereNotExists((q) => q.select(trx.raw('1')).from('audit_seals as s').whereRaw('s.tenant_id = r.tenant_id AND s.xact = r.xact AND s.record_id = r.id'));
+  if (after) query.andWhereRaw('(r.xact, r.id) > (?, ?)', [after.xact, after.id]);
+  return (await query.orderBy([{ column: 'r.xact' }, { column: 'r.id' }]).limit(limit)) as AuditRow[];
 }
 
 export interface SealRow {
@@ -179,6 +187,29 @@ export async function writeSeals(trx: Knex.Transaction, tenantId: string, seals:
   if (!last) return;
   await trx('audit_seals').insert(seals);
   await trx('audit_heads').where('tenant_id', tenantId).update({ seq: last.seq, hash: last.hash, last_xact: last.xact, last_id: last.record_id });
+}
+
+/** Seals beyond the head: there are none unless the head was moved back. */
+export async function countSealsBeyond(db: Knex, tenantId: string, head: ChainHead): Promise<number> {
+  const query = db('audit_seals').where('tenant_id', tenantId);
+  if (head.last) query.andWhereRaw('(xact, record_id) > (?, ?)', [head.last.xact, head.last.id]);
+  const row = (await query.count({ n: '*' }).first()) as { n: string | number } | undefined;
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * Keeps new records' xact above every sealed one. Transaction ids start again low when a trail
+ * is restored from a logical dump into another server; without this, records written there
+ * would sort behind the head and never be sealed. Returns the new offset when it had to move, else 0.
+ */
+export async function advanceClock(db: Knex): Promise<number> {
+  const result = await db.raw(`
+    UPDATE audit_clock
+       SET xact_offset = (SELECT max(last_xact) FROM audit_heads) - pg_current_xact_id()::text::bigint + 1
+     WHERE pg_current_xact_id()::text::bigint + xact_offset <= (SELECT max(last_xact) FROM audit_heads)
+    RETURNING xact_offset`);
+  const row = (result.rows as Array<{ xact_offset: string | number }>)[0];
+  return row ? Number(row.xact_offset) : 0;
 }
 
 /**

@@ -91,3 +91,85 @@ describe('audit settings', () => {
     expect(String(error)).to.match(/settings\.audit: unknown setting "seal_every"/);
   });
 });
+
+describe('audit trail guards in the database', () => {
+  let k: TestKernel;
+  before(async () => {
+    k = await startKernel({ plugins: PLUGINS }, { plugins: [headerAuthPlugin] });
+  });
+  after(() => k.close());
+  const db = () => k.kernel.database.knex;
+  const verify = (tenant: string) => k.request('GET', `/audit/verify?tenant_id=${tenant}`, { headers: as('auditor', tenant, ['runtime:audit:read']) });
+
+  it('stamps xact itself: a writer cannot place its record elsewhere in the order', async () => {
+    await db().raw(
+      `INSERT INTO audit_records (tenant_id, xact, id, at, operation, method, path, status, outcome, request_id, actor_type, fields, detail, severity, transport)
+       VALUES ('stamp', -42, gen_random_uuid(), now(), 'createNote', 'POST', '/notes', 201, 'success', 'r', 'human', '{}', '{}', 'info', 'http')`,
+    );
+    const [row] = (await db()('audit_records').where({ tenant_id: 'stamp' }).select('xact')) as Array<{ xact: string }>;
+    expect(Number(row?.xact)).to.be.above(0);
+  });
+
+  it('moves a head only forward, and verification catches seals hidden behind a head moved back', async () => {
+    for (let i = 0; i < 3; i++) await k.request('POST', '/notes', { body: { id: `h${i}`, title: 'x' }, headers: as('alice', 'heads') });
+    expect((await verify('heads')).body).to.include({ valid: true, records: 3 });
+    for (const statement of [
+      () => db()('audit_heads').where({ tenant_id: 'heads' }).update({ seq: 1 }),
+      () => db()('audit_heads').where({ tenant_id: 'heads' }).delete(),
+    ]) {
+      let error: unknown;
+      await statement().catch((err: unknown) => {
+        error = err;
+      });
+      expect(String((error as Error | undefined)?.message)).to.match(/only move forward/);
+    }
+    await db().transaction(async (trx) => {
+      await trx.raw('SET LOCAL session_replication_role = replica');
+      await trx.raw(
+        `UPDATE audit_heads h SET seq = s.seq, hash = s.hash, last_xact = s.xact, last_id = s.record_id
+         FROM audit_seals s WHERE s.tenant_id = h.tenant_id AND h.tenant_id = 'heads' AND s.seq = 2`,
+      );
+    });
+    const res = await verify('heads');
+    expect(res.body.valid).to.equal(false);
+    expect(res.body.first_broken).to.include({ seq: 3, problem: 'head' });
+  });
+});
+
+describe('audit trail restored into a server whose transaction ids are lower', () => {
+  it('stamps new records above the sealed ones, so they are still chained', async () => {
+    const { randomBytes } = await import('node:crypto');
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const dataDir = onPostgres ? undefined : mkdtempSync(join(tmpdir(), 'audit-restore-'));
+    const database = onPostgres ? { url: process.env.DATABASE_URL as string, schema } : { data_dir: dataDir as string };
+    const boot = () => startKernel({ plugins: PLUGINS, database }, { plugins: [headerAuthPlugin], schema });
+    const verify = (k: TestKernel) => k.request('GET', '/audit/verify?tenant_id=restored', { headers: as('auditor', 'restored', ['runtime:audit:read']) });
+    try {
+      const before = await boot();
+      try {
+        await before.request('POST', '/notes', { body: { id: 'old', title: 'Before the move' }, headers: as('alice', 'restored') });
+        expect((await verify(before)).body).to.include({ valid: true, records: 1 });
+        // What a restore looks like to the trail: every sealed xact far above the server's transaction ids.
+        await before.kernel.database.knex.transaction(async (trx) => {
+          await trx.raw('SET LOCAL session_replication_role = replica');
+          for (const table of ['audit_records', 'audit_seals']) await trx.raw(`UPDATE ${table} SET xact = xact + 1000000000 WHERE tenant_id = 'restored'`);
+          await trx.raw("UPDATE audit_heads SET last_xact = last_xact + 1000000000 WHERE tenant_id = 'restored'");
+        });
+      } finally {
+        await before.close();
+      }
+      const after = await boot();
+      try {
+        expect((await after.request('POST', '/notes', { body: { id: 'new', title: 'After the move' }, headers: as('alice', 'restored') })).status).to.equal(201);
+        expect((await verify(after)).body).to.include({ valid: true, records: 2, unsealed: 0 });
+      } finally {
+        await after.close();
+      }
+    } finally {
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
