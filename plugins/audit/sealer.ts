@@ -22,6 +22,9 @@ export interface Sealer {
   stop(): Promise<void>;
 }
 
+const LOCK_TIMEOUT_MS = 5000;
+const RETRY_MS = 1000;
+
 /**
  * Extends a tenant's hash chain over its committed records, after they commit, in batches.
  * Writers never touch the chain, so a tenant's writes run in parallel; sealers of all instances
@@ -30,9 +33,6 @@ export interface Sealer {
  * below the horizon of finished transactions: a record whose transaction is still running
  * cannot later appear behind the head.
  */
-const LOCK_TIMEOUT_MS = 5000;
-const RETRY_MS = 1000;
-
 export function createSealer(db: Knex, logger: Logger, options: SealerOptions): Sealer {
   const pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
@@ -40,8 +40,6 @@ export function createSealer(db: Knex, logger: Logger, options: SealerOptions): 
   let running: Promise<void> | undefined;
   let sweeping: Promise<void> | undefined;
   let stopped = false;
-  const retry = new Set<string>();
-  let retryTimer: NodeJS.Timeout | undefined;
 
   /** Chains up to one batch; returns how many records it chained. */
   async function sealBatch(tenantId: string): Promise<number> {
@@ -77,15 +75,17 @@ export function createSealer(db: Knex, logger: Logger, options: SealerOptions): 
     if (stopped || timer || running) return;
     timer = setTimeout(() => {
       timer = undefined;
-      running = flush().finally(() => {
+      running = flush().then((failed) => {
         running = undefined;
-        if (pending.size > 0) schedule(options.delayMs);
+        // A tenant that failed (a lock timeout, the database away) is tried again, not at once.
+        if (pending.size > 0) schedule(failed ? RETRY_MS : options.delayMs);
       });
     }, delay);
     timer.unref();
   }
 
-  async function flush(): Promise<void> {
+  /** Seals the pending tenants; true when one failed (it stays pending, its records committed and unsealed). */
+  async function flush(): Promise<boolean> {
     const tenants = [...pending];
     pending.clear();
     let failed = false;
@@ -93,21 +93,12 @@ export function createSealer(db: Knex, logger: Logger, options: SealerOptions): 
       try {
         await sealAll(tenantId);
       } catch (err) {
-        // The records stay committed and unsealed; the tenant is tried again shortly.
         logger.warn({ err, tenantId }, 'audit records could not be sealed yet');
         failed = true;
-        if (!stopped) retry.add(tenantId);
+        pending.add(tenantId);
       }
     }
-    if (failed && !stopped) {
-      clearTimeout(retryTimer);
-      retryTimer = setTimeout(() => {
-        for (const tenantId of retry) pending.add(tenantId);
-        retry.clear();
-        schedule(0);
-      }, RETRY_MS);
-      retryTimer.unref();
-    }
+    return failed;
   }
 
   async function sweep(): Promise<void> {
@@ -139,7 +130,6 @@ export function createSealer(db: Knex, logger: Logger, options: SealerOptions): 
       stopped = true;
       clearInterval(sweeper);
       clearTimeout(timer);
-      clearTimeout(retryTimer);
       timer = undefined;
       await sweeping;
       await running;

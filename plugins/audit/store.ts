@@ -117,12 +117,18 @@ export async function chainSlice(db: Knex, tenantId: string, after: Position | n
   return (await query.orderBy([{ column: 'r.xact' }, { column: 'r.id' }]).limit(limit)) as SealedRow[];
 }
 
-/** Committed records of a tenant beyond its head: not chained yet. */
-export async function countUnsealed(db: Knex, tenantId: string, head: ChainHead | undefined): Promise<number> {
-  const query = db('audit_records').where('tenant_id', tenantId);
-  if (head?.last) query.andWhereRaw('(xact, id) > (?, ?)', [head.last.xact, head.last.id]);
+/** Rows of a tenant in `table` positioned after the head's last sealed record (all, while nothing is sealed). */
+async function countBeyondHead(db: Knex, table: 'audit_records' | 'audit_seals', tenantId: string, head: ChainHead | undefined): Promise<number> {
+  const query = db(table).where('tenant_id', tenantId);
+  const idColumn = table === 'audit_records' ? 'id' : 'record_id';
+  if (head?.last) query.andWhereRaw(`(xact, ${idColumn}) > (?, ?)`, [head.last.xact, head.last.id]);
   const row = (await query.count({ n: '*' }).first()) as { n: string | number } | undefined;
   return Number(row?.n ?? 0);
+}
+
+/** Committed records of a tenant beyond its head: not chained yet. */
+export function countUnsealed(db: Knex, tenantId: string, head: ChainHead | undefined): Promise<number> {
+  return countBeyondHead(db, 'audit_records', tenantId, head);
 }
 
 interface HeadRow {
@@ -190,11 +196,8 @@ export async function writeSeals(trx: Knex.Transaction, tenantId: string, seals:
 }
 
 /** Seals beyond the head: there are none unless the head was moved back. */
-export async function countSealsBeyond(db: Knex, tenantId: string, head: ChainHead): Promise<number> {
-  const query = db('audit_seals').where('tenant_id', tenantId);
-  if (head.last) query.andWhereRaw('(xact, record_id) > (?, ?)', [head.last.xact, head.last.id]);
-  const row = (await query.count({ n: '*' }).first()) as { n: string | number } | undefined;
-  return Number(row?.n ?? 0);
+export function countSealsBeyond(db: Knex, tenantId: string, head: ChainHead): Promise<number> {
+  return countBeyondHead(db, 'audit_seals', tenantId, head);
 }
 
 /**

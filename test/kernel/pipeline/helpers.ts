@@ -1,4 +1,6 @@
+import { expect } from 'chai';
 import type { Knex } from 'knex';
+import type { AuditRow } from '../../../plugins/audit/store.js';
 import { ApiError } from '../../../kernel/errors.js';
 import type { Authenticator, PluginDefinition, Principal } from '../../../kernel/types.js';
 
@@ -49,32 +51,21 @@ export function as(subject: string, tenant: string, permissions: readonly string
   return { 'x-test-principal': `${subject}@${tenant}:${permissions.join(',')}` };
 }
 
-export interface AuditRowView {
-  xact: string | number;
-  tenant_id: string;
-  operation: string;
-  method: string;
-  path: string;
-  resource_id: string | null;
-  status: number;
-  outcome: string;
-  error_code: string | null;
-  request_id: string;
-  idempotency_key: string | null;
-  subject_id: string | null;
-  credential_kind: string | null;
-  credential_id: string | null;
-  actor_type: string;
-  agent_id: string | null;
-  actor_id: string | null;
-  actor_email: string | null;
-  fields: Record<string, unknown>;
-  detail: Record<string, unknown>;
-  transport: string;
-  at: Date;
-}
+/** An audit record straight from its table. */
+export type AuditRowView = AuditRow;
 
 /** The audit records straight from the database, oldest first. */
 export async function auditRows(db: Knex, where: Partial<Record<keyof AuditRowView, unknown>> = {}): Promise<AuditRowView[]> {
   return (await db('audit_records').where(where).orderBy([{ column: 'tenant_id' }, { column: 'xact' }, { column: 'id' }])) as AuditRowView[];
+}
+
+/** Runs each statement and expects the database to refuse it with a message matching `reason`. */
+export async function expectRefused(statements: ReadonlyArray<() => PromiseLike<unknown>>, reason: RegExp): Promise<void> {
+  for (const statement of statements) {
+    let error: unknown;
+    await Promise.resolve(statement()).catch((err: unknown) => {
+      error = err;
+    });
+    expect(String((error as Error | undefined)?.message)).to.match(reason);
+  }
 }
