@@ -42,9 +42,15 @@ const INSERT = `INSERT INTO audit_records (${RECORD_COLUMNS.join(', ')}) VALUES 
   c === 'fields' || c === 'detail' ? '?::jsonb' : c === 'status' ? '?::integer' : c === 'at' ? '?::timestamptz' : '?',
 ).join(', ')})`;
 
+/** The statement that stores one record, with its bindings (the benchmark's floor reuses it). */
+export function recordInsert(content: RecordContent): { sql: string; bindings: Knex.RawBinding[] } {
+  return { sql: INSERT, bindings: RECORD_COLUMNS.map((c) => (c === 'fields' || c === 'detail' ? JSON.stringify(content[c]) : content[c])) as Knex.RawBinding[] };
+}
+
 /** Writes one record, unchained: a plain insert, so concurrent writers of a tenant never wait on each other. */
 export async function insertRecord(db: Knex | Knex.Transaction, content: RecordContent): Promise<void> {
-  await db.raw(INSERT, RECORD_COLUMNS.map((c) => (c === 'fields' || c === 'detail' ? JSON.stringify(content[c]) : content[c])) as Knex.RawBinding[]);
+  const { sql, bindings } = recordInsert(content);
+  await db.raw(sql, bindings);
 }
 
 /** The record as GET /audit shows it. */
