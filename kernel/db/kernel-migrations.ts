@@ -1,6 +1,6 @@
 import type { Migration } from '../types.js';
 import { secretsMigration } from '../secrets.js';
-import { idempotencyMigration } from '../idempotency/store.js';
+import { idempotencyMigration, keyExpiryIndexMigration } from '../idempotency/store.js';
 
 /** The kernel's own tables, migrated before any plugin's. */
-export const kernelMigrations: Migration[] = [secretsMigration, idempotencyMigration];
+export const kernelMigrations: Migration[] = [secretsMigration, idempotencyMigration, keyExpiryIndexMigration];

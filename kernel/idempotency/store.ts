@@ -90,9 +90,38 @@ export async function saveResponse(trx: Knex.Transaction, scope: KeyScope, finge
   return (result.rows as unknown[]).length === 1;
 }
 
-/** Deletes keys past their retention; returns how many. */
-export async function purgeExpiredKeys(db: Knex, now: Date): Promise<number> {
-  // Counted in SQL: the embedded driver does not report a DELETE's row count.
-  const result = await db.raw(`WITH gone AS (DELETE FROM ${TABLE} WHERE expires_at <= ? RETURNING 1) SELECT count(*)::integer AS n FROM gone`, [now]);
-  return (result.rows as Array<{ n: number }>)[0]?.n ?? 0;
+/** Lets the purge find expired keys without reading the whole table. */
+export const keyExpiryIndexMigration: Migration = {
+  name: '003_kernel_idempotency_keys_expiry',
+  async up(db) {
+    await db.schema.alterTable(TABLE, (t) => t.index(['expires_at']));
+  },
+  async down(db) {
+    await db.schema.alterTable(TABLE, (t) => t.dropIndex(['expires_at']));
+  },
+};
+
+/** Rows one purge statement deletes at most. */
+export const PURGE_BATCH = 5000;
+
+/**
+ * Deletes keys past their retention; returns how many. In batches, each its own short
+ * transaction: one long DELETE would hold locks and the oldest open snapshot back.
+ */
+export async function purgeExpiredKeys(db: Knex, now: Date, batch: number = PURGE_BATCH): Promise<number> {
+  let total = 0;
+  for (;;) {
+    // Counted in SQL: the embedded driver does not report a DELETE's row count.
+    const result = await db.raw(
+      `WITH gone AS (
+         DELETE FROM ${TABLE}
+          WHERE ctid = ANY (ARRAY(SELECT ctid FROM ${TABLE} WHERE expires_at <= ? LIMIT ?)) AND expires_at <= ?
+         RETURNING 1
+       ) SELECT count(*)::integer AS n FROM gone`,
+      [now, batch, now],
+    );
+    const n = (result.rows as Array<{ n: number }>)[0]?.n ?? 0;
+    total += n;
+    if (n < batch) return total;
+  }
 }

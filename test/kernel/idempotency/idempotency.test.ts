@@ -137,5 +137,23 @@ describe('idempotency keys', () => {
       expect(purged).to.equal(Number(stored[0]!.count));
       expect(await db()('kernel_idempotency_keys')).to.have.length(0);
     });
+
+    it('purges in batches until no expired key is left, and keeps the live ones', async () => {
+      for (const key of ['b1', 'b2', 'b3', 'b4', 'b5']) {
+        const res = await k.request('POST', '/notes', { body: { id: `batch-${key}`, title: 'Batch' }, headers: { ...alice, 'idempotency-key': key } });
+        expect(res.status).to.equal(201);
+      }
+      clock.advance(3 * 60 * 60 * 1000);
+      const live = await k.request('POST', '/notes', { body: { id: 'batch-live', title: 'Live' }, headers: { ...alice, 'idempotency-key': 'live' } });
+      expect(live.status).to.equal(201);
+      expect(await purgeExpiredKeys(db(), clock.now(), 2)).to.equal(5);
+      const left = (await db()('kernel_idempotency_keys').select('key')) as Array<{ key: string }>;
+      expect(left.map((r) => r.key)).to.deep.equal(['live']);
+    });
+
+    it('finds expired keys through an index on expires_at', async () => {
+      const indexes = await db().raw(`SELECT indexdef FROM pg_indexes WHERE tablename = 'kernel_idempotency_keys'`);
+      expect((indexes.rows as Array<{ indexdef: string }>).some((r) => /\(expires_at\)$/.test(r.indexdef))).to.equal(true);
+    });
   });
 });
