@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
+import type { SealerMetrics } from './metrics.js';
 import { GENESIS_HASH, canonicalContent, chainHash, contentOfRow } from './chain.js';
 import { advanceClock, createHead, lockHead, recordsToSeal, tenantsToSeal, writeSeals, type SealRow } from './store.js';
 
@@ -33,7 +34,7 @@ const RETRY_MS = 1000;
  * below the horizon of finished transactions: a record whose transaction is still running
  * cannot later appear behind the head.
  */
-export function createSealer(db: Knex, logger: Logger, options: SealerOptions): Sealer {
+export function createSealer(db: Knex, logger: Logger, options: SealerOptions, metrics: SealerMetrics): Sealer {
   const pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   let sweeper: NodeJS.Timeout | undefined;
@@ -62,6 +63,7 @@ export function createSealer(db: Knex, logger: Logger, options: SealerOptions): 
         return { tenant_id: tenantId, xact: Number(row.xact), record_id: row.id, seq, prev_hash: prev, hash };
       });
       await writeSeals(trx, tenantId, seals);
+      trx.executionPromise.then(() => metrics.sealed(seals.length), () => undefined);
       return seals.length;
     // The horizon argument needs each statement's own snapshot.
     }, { isolationLevel: 'read committed' });
@@ -94,6 +96,7 @@ export function createSealer(db: Knex, logger: Logger, options: SealerOptions): 
         await sealAll(tenantId);
       } catch (err) {
         logger.warn({ err, tenantId }, 'audit records could not be sealed yet');
+        metrics.failed();
         failed = true;
         pending.add(tenantId);
       }

@@ -222,21 +222,34 @@ export async function advanceClock(db: Knex): Promise<number> {
 }
 
 /**
- * Tenants whose trail has records beyond its head. The tenants are found by skipping through
- * the primary key (one index probe per tenant), not by reading every record.
+ * Each tenant with the time of its first record beyond the chain head (null when all are
+ * sealed). Tenants are found by skipping through the primary key (one index probe per tenant),
+ * and each tenant's first unsealed record is one more probe: no query reads every record.
  */
-export async function tenantsToSeal(db: Knex): Promise<string[]> {
-  const result = await db.raw(`
-    WITH RECURSIVE tenants AS (
-      (SELECT tenant_id FROM audit_records ORDER BY tenant_id LIMIT 1)
-      UNION ALL
-      SELECT (SELECT r.tenant_id FROM audit_records r WHERE r.tenant_id > t.tenant_id ORDER BY r.tenant_id LIMIT 1)
-      FROM tenants t WHERE t.tenant_id IS NOT NULL
-    )
-    SELECT t.tenant_id FROM tenants t LEFT JOIN audit_heads h ON h.tenant_id = t.tenant_id
-    WHERE t.tenant_id IS NOT NULL AND EXISTS (
-      SELECT 1 FROM audit_records r
+const FIRST_UNSEALED = `
+  WITH RECURSIVE tenants AS (
+    (SELECT tenant_id FROM audit_records ORDER BY tenant_id LIMIT 1)
+    UNION ALL
+    SELECT (SELECT r.tenant_id FROM audit_records r WHERE r.tenant_id > t.tenant_id ORDER BY r.tenant_id LIMIT 1)
+    FROM tenants t WHERE t.tenant_id IS NOT NULL
+  ), first_unsealed AS (
+    SELECT t.tenant_id, (
+      SELECT r.at FROM audit_records r
       WHERE r.tenant_id = t.tenant_id AND (h.last_xact IS NULL OR (r.xact, r.id) > (h.last_xact, h.last_id))
-    )`);
+      ORDER BY r.xact, r.id LIMIT 1
+    ) AS at
+    FROM tenants t LEFT JOIN audit_heads h ON h.tenant_id = t.tenant_id
+    WHERE t.tenant_id IS NOT NULL
+  )`;
+
+/** Tenants whose trail has records beyond its head. */
+export async function tenantsToSeal(db: Knex): Promise<string[]> {
+  const result = await db.raw(`${FIRST_UNSEALED} SELECT tenant_id FROM first_unsealed WHERE at IS NOT NULL`);
   return (result.rows as Array<{ tenant_id: string }>).map((r) => r.tenant_id);
+}
+
+/** How long ago, in seconds by the database's clock, the oldest record still unsealed was written; 0 when none is. */
+export async function unsealedAgeSeconds(db: Knex): Promise<number> {
+  const result = await db.raw(`${FIRST_UNSEALED} SELECT coalesce(extract(epoch FROM now() - min(at)), 0)::float8 AS age FROM first_unsealed`);
+  return Math.max(0, Number((result.rows as Array<{ age: number | string }>)[0]?.age ?? 0));
 }
