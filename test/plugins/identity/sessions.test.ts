@@ -109,7 +109,9 @@ describe('sessions', () => {
 
     it('refuses a malformed refresh token and an access token in its place', async () => {
       const session = await login(tk, bootstrapCredentials());
-      for (const refresh_token of ['rt_nope', session.access_token, `${session.refresh_token.slice(0, -1)}x`]) {
+      // The edited token must differ from the real one whatever its last character is.
+      const edited = `${session.refresh_token.slice(0, -1)}${session.refresh_token.endsWith('x') ? 'y' : 'x'}`;
+      for (const refresh_token of ['rt_nope', session.access_token, edited]) {
         const res = await tk.request('POST', '/auth/refresh', { body: { refresh_token } });
         expect(res.status, refresh_token).to.equal(401);
         expect(res.body.error.code).to.equal('invalid_credentials');
