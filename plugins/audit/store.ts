@@ -233,11 +233,12 @@ const FIRST_UNSEALED = `
     SELECT (SELECT r.tenant_id FROM audit_records r WHERE r.tenant_id > t.tenant_id ORDER BY r.tenant_id LIMIT 1)
     FROM tenants t WHERE t.tenant_id IS NOT NULL
   ), first_unsealed AS (
-    SELECT t.tenant_id, (
-      SELECT r.at FROM audit_records r
-      WHERE r.tenant_id = t.tenant_id AND (h.last_xact IS NULL OR (r.xact, r.id) > (h.last_xact, h.last_id))
-      ORDER BY r.xact, r.id LIMIT 1
-    ) AS at
+    -- Two probes rather than one with an OR: an OR would turn the position into a filter and
+    -- read the tenant's whole sealed trail before the first record beyond it.
+    SELECT t.tenant_id, CASE WHEN h.last_xact IS NULL
+      THEN (SELECT r.at FROM audit_records r WHERE r.tenant_id = t.tenant_id ORDER BY r.xact, r.id LIMIT 1)
+      ELSE (SELECT r.at FROM audit_records r WHERE r.tenant_id = t.tenant_id AND (r.xact, r.id) > (h.last_xact, h.last_id) ORDER BY r.xact, r.id LIMIT 1)
+    END AS at
     FROM tenants t LEFT JOIN audit_heads h ON h.tenant_id = t.tenant_id
     WHERE t.tenant_id IS NOT NULL
   )`;
