@@ -250,6 +250,8 @@ export interface Migration {
   name: string;
   up(db: Knex): Promise<void>;
   down?(db: Knex): Promise<void>;
+  /** false: runs outside a transaction, for statements PostgreSQL refuses inside one (CREATE INDEX CONCURRENTLY). */
+  transaction?: false;
 }
 
 /** What a plugin contributes once set up. */

@@ -11,13 +11,14 @@ import { hashSecret } from '../../plugins/identity/tokens/format.js';
 import { announce } from './serve.js';
 
 /**
- * The floor under an audited, idempotent create: hand-written handlers that make exactly the
- * writes the guarantees need, with no pipeline around them. They show how close any
- * implementation could come to a bare INSERT on this machine.
+ * The floor under an audited, idempotent create: hand-written handlers that make the request's
+ * own writes, with no pipeline around them. They show how close any implementation could come
+ * to a bare INSERT on this machine, and they flatter it: no sealer runs beside them (the
+ * kernel's chains the records after commit, more writes on the same database).
  * - `statements`: the kernel's own statements, one round trip each, as the kernel issues them:
  *   token lookup, BEGIN, key claim, INSERT, key save, audit record, COMMIT.
  * - `fused`: the three writes (effect, key, audit record) fused into one statement, one round
- *   trip, no token lookup and no claim: fewer round trips than any correct implementation needs.
+ *   trip, no token lookup and no claim: less than any correct implementation must do.
  */
 const database = JSON.parse(process.env.BENCH_DATABASE ?? '{}') as { url?: string; data_dir?: string; schema?: string };
 const db = (await connectDatabase({ pool_max: 10, ready_timeout_ms: 1000, ...database })).knex;

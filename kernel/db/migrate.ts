@@ -21,7 +21,11 @@ export async function runMigrations(knex: Knex, owners: readonly OwnedMigrations
     getMigration: async (key) => {
       const migration = byKey.get(key);
       if (!migration) throw new Error(`unknown migration ${key}`);
-      return { up: (db: Knex) => migration.up(db), down: (db: Knex) => (migration.down ? migration.down(db) : Promise.resolve()) };
+      return {
+        up: (db: Knex) => migration.up(db),
+        down: (db: Knex) => (migration.down ? migration.down(db) : Promise.resolve()),
+        ...(migration.transaction === false ? { config: { transaction: false } } : {}),
+      };
     },
   };
   const [, applied] = (await knex.migrate.latest({

@@ -90,14 +90,22 @@ export async function saveResponse(trx: Knex.Transaction, scope: KeyScope, finge
   return (result.rows as unknown[]).length === 1;
 }
 
-/** Lets the purge find expired keys without reading the whole table. */
+const EXPIRY_INDEX = `${TABLE}_expires_at_index`;
+
+/**
+ * Lets the purge find expired keys without reading the whole table. Built concurrently, so an
+ * upgrade does not stop idempotent writes while a full day of keys is indexed; an earlier
+ * build that was interrupted left an invalid index behind, which goes first.
+ */
 export const keyExpiryIndexMigration: Migration = {
   name: '003_kernel_idempotency_keys_expiry',
+  transaction: false,
   async up(db) {
-    await db.schema.alterTable(TABLE, (t) => t.index(['expires_at']));
+    await db.raw(`DROP INDEX CONCURRENTLY IF EXISTS ${EXPIRY_INDEX}`);
+    await db.raw(`CREATE INDEX CONCURRENTLY ${EXPIRY_INDEX} ON ${TABLE} (expires_at)`);
   },
   async down(db) {
-    await db.schema.alterTable(TABLE, (t) => t.dropIndex(['expires_at']));
+    await db.raw(`DROP INDEX CONCURRENTLY IF EXISTS ${EXPIRY_INDEX}`);
   },
 };
 
@@ -105,10 +113,13 @@ export const keyExpiryIndexMigration: Migration = {
 export const PURGE_BATCH = 5000;
 
 /**
- * Deletes keys past their retention; returns how many. In batches, each its own short
- * transaction: one long DELETE would hold locks and the oldest open snapshot back.
+ * Deletes keys past their retention; returns how many. In batches, each statement its own short
+ * transaction: one long DELETE would hold locks and the oldest open snapshot back. A batch that
+ * comes up short ends the purge; rows another instance was deleting at that moment are left
+ * to the next round.
  */
 export async function purgeExpiredKeys(db: Knex, now: Date, batch: number = PURGE_BATCH): Promise<number> {
+  if (!Number.isInteger(batch) || batch < 1) throw new RangeError(`purge batch must be a positive integer, not ${batch}`);
   let total = 0;
   for (;;) {
     // Counted in SQL: the embedded driver does not report a DELETE's row count.

@@ -110,6 +110,7 @@ export function createSealer(db: Knex, logger: Logger, options: SealerOptions, m
       if (pending.size > 0) schedule(0);
     } catch (err) {
       logger.warn({ err }, 'audit sweep failed');
+      metrics.failed();
     }
   }
 

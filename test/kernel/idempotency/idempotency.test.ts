@@ -146,14 +146,29 @@ describe('idempotency keys', () => {
       clock.advance(3 * 60 * 60 * 1000);
       const live = await k.request('POST', '/notes', { body: { id: 'batch-live', title: 'Live' }, headers: { ...alice, 'idempotency-key': 'live' } });
       expect(live.status).to.equal(201);
-      expect(await purgeExpiredKeys(db(), clock.now(), 2)).to.equal(5);
+      const statements: string[] = [];
+      const seeQuery = (query: { sql: string }) => {
+        if (/DELETE FROM kernel_idempotency_keys/.test(query.sql)) statements.push(query.sql);
+      };
+      db().on('query', seeQuery);
+      try {
+        expect(await purgeExpiredKeys(db(), clock.now(), 2)).to.equal(5);
+      } finally {
+        db().removeListener('query', seeQuery);
+      }
+      expect(statements).to.have.length(3);
       const left = (await db()('kernel_idempotency_keys').select('key')) as Array<{ key: string }>;
       expect(left.map((r) => r.key)).to.deep.equal(['live']);
+      const refused = await purgeExpiredKeys(db(), clock.now(), 0).then(() => null, (err: unknown) => err);
+      expect(refused).to.be.instanceOf(RangeError);
     });
 
     it('finds expired keys through an index on expires_at', async () => {
-      const indexes = await db().raw(`SELECT indexdef FROM pg_indexes WHERE tablename = 'kernel_idempotency_keys'`);
+      const indexes = await db().raw(`SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'kernel_idempotency_keys'`);
       expect((indexes.rows as Array<{ indexdef: string }>).some((r) => /\(expires_at\)$/.test(r.indexdef))).to.equal(true);
+      // Built concurrently, outside a transaction; an interrupted build would have left it invalid.
+      const valid = await db().raw(`SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass('kernel_idempotency_keys_expires_at_index')`);
+      expect((valid.rows as Array<{ indisvalid: boolean }>).map((r) => r.indisvalid)).to.deep.equal([true]);
     });
   });
 });

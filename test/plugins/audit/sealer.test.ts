@@ -1,17 +1,8 @@
 import { expect } from 'chai';
-import type { Knex } from 'knex';
 import { onPostgres, startKernel, type TestKernel } from '../../support/kernel.js';
 import { PLUGINS, as, expectRefused, headerAuthPlugin } from '../../kernel/pipeline/helpers.js';
 import { readSettings } from '../../../plugins/audit/settings.js';
-
-/** Inserts a record as a writer would, in `db` (an open transaction when the test holds one). */
-async function writeRecord(db: Knex | Knex.Transaction, tenant: string, resource: string, writtenAgo = '0 seconds'): Promise<void> {
-  await db.raw(
-    `INSERT INTO audit_records (tenant_id, id, at, operation, method, path, resource_id, status, outcome, request_id, actor_type, fields, detail, severity, transport)
-     VALUES (?, gen_random_uuid(), now() - ?::interval, 'createNote', 'POST', '/notes', ?, 201, 'success', ?, 'human', '{}', '{}', 'info', 'http')`,
-    [tenant, writtenAgo, resource, `req-${resource}`],
-  );
-}
+import { writeRecord } from './records.js';
 
 describe('audit sealer', () => {
   let k: TestKernel;
@@ -65,38 +56,6 @@ describe('audit sealer', () => {
       const items = (await k.request('GET', '/audit', { headers: auditor('ordered') })).body.items as Array<{ resource_id: string; seq: number }>;
       expect(items.map((r) => [r.resource_id, r.seq])).to.deep.equal([['later', 2], ['first-begun', 1]]);
     });
-  });
-});
-
-describe('audit sealer metrics', () => {
-  let k: TestKernel;
-  before(async () => {
-    k = await startKernel({ plugins: PLUGINS }, { plugins: [headerAuthPlugin] });
-  });
-  after(() => k.close());
-  const scrape = async (name: string): Promise<number | undefined> => {
-    const res = await k.request('GET', '/metrics');
-    const match = new RegExp(`^${name} (\\S+)$`, 'm').exec(res.text);
-    return match ? Number(match[1]) : undefined;
-  };
-
-  it('reports the age of the oldest unsealed record, 0 once it is chained, and counts the records chained', async () => {
-    // Left unsealed an hour ago, as by an instance that died between its commit and the seal.
-    await writeRecord(k.kernel.database.knex, 'lagging', 'left-an-hour-ago', '1 hour');
-    expect(await scrape('audit_unsealed_age_seconds')).to.be.within(3599, 3700);
-    expect(await scrape('audit_records_sealed_total')).to.equal(0);
-
-    expect((await k.request('POST', '/notes', { body: { id: 'next', title: 'Pokes the sealer' }, headers: as('alice', 'lagging') })).status).to.equal(201);
-    let sealed: number | undefined;
-    for (let attempt = 0; attempt < 50 && sealed !== 2; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      sealed = await scrape('audit_records_sealed_total');
-    }
-    expect(sealed).to.equal(2);
-    // The age is measured at most once a second, whoever scrapes.
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    expect(await scrape('audit_unsealed_age_seconds')).to.equal(0);
-    expect(await scrape('audit_seal_failures_total')).to.equal(0);
   });
 });
 

@@ -1,47 +1,9 @@
 import { expect } from 'chai';
-import net from 'node:net';
 import { startKernel, onPostgres, type TestKernel } from '../../support/kernel.js';
-
-/** A TCP relay in front of PostgreSQL that the test can cut and restore, like a network outage. */
-class CuttableRelay {
-  private server: net.Server | undefined;
-  private readonly sockets = new Set<net.Socket>();
-  port = 0;
-
-  constructor(private readonly target: { host: string; port: number }) {}
-
-  async open(): Promise<void> {
-    this.server = net.createServer((client) => {
-      const upstream = net.connect(this.target);
-      for (const s of [client, upstream]) {
-        this.sockets.add(s);
-        s.on('close', () => this.sockets.delete(s));
-        s.on('error', () => s.destroy());
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((resolve) => this.server?.listen(this.port, '127.0.0.1', resolve));
-    this.port = (this.server.address() as net.AddressInfo).port;
-  }
-
-  async cut(): Promise<void> {
-    const closed = new Promise<void>((resolve) => this.server?.close(() => resolve()));
-    for (const s of this.sockets) s.destroy();
-    await closed;
-  }
-}
+import { CuttableRelay, waitFor } from '../../support/relay.js';
 
 async function readyStatus(tk: TestKernel): Promise<number> {
   return (await tk.request('GET', '/ready')).status;
-}
-
-async function waitFor(check: () => Promise<boolean>, ms: number): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return false;
 }
 
 describe('GET /ready when the database goes away', function () {

@@ -1,0 +1,68 @@
+import { expect } from 'chai';
+import { onPostgres, startKernel, type TestKernel } from '../../support/kernel.js';
+import { CuttableRelay, waitFor } from '../../support/relay.js';
+import { PLUGINS, as, headerAuthPlugin } from '../../kernel/pipeline/helpers.js';
+import { writeRecord } from './records.js';
+
+async function scrape(k: TestKernel, name: string): Promise<number | undefined> {
+  const res = await k.request('GET', '/metrics');
+  expect(res.status).to.equal(200);
+  const match = new RegExp(`^${name} (\\S+)$`, 'm').exec(res.text);
+  return match ? Number(match[1]) : undefined;
+}
+
+describe('audit sealer metrics on GET /metrics', () => {
+  let k: TestKernel;
+  before(async () => {
+    k = await startKernel({ plugins: PLUGINS }, { plugins: [headerAuthPlugin] });
+  });
+  after(() => k.close());
+
+  it('reports the age of the oldest unsealed record, 0 once it is chained, and counts the records chained', async () => {
+    // Left unsealed an hour ago, as by an instance that died between its commit and the seal.
+    await writeRecord(k.kernel.database.knex, 'lagging', 'left-an-hour-ago', '1 hour');
+    expect(await scrape(k, 'audit_unsealed_age_seconds')).to.be.within(3599, 3700);
+    expect(await scrape(k, 'audit_records_sealed_total')).to.equal(0);
+
+    expect((await k.request('POST', '/notes', { body: { id: 'next', title: 'Pokes the sealer' }, headers: as('alice', 'lagging') })).status).to.equal(201);
+    expect(await waitFor(async () => (await scrape(k, 'audit_records_sealed_total')) === 2, 5000)).to.equal(true);
+    // The age is measured at most once a second, whoever scrapes.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(await scrape(k, 'audit_unsealed_age_seconds')).to.equal(0);
+    expect(await scrape(k, 'audit_seal_failures_total')).to.equal(0);
+  });
+});
+
+describe('audit sealer metrics when the database goes away', function () {
+  this.timeout(60000);
+  let relay: CuttableRelay;
+  let k: TestKernel;
+
+  before(async function () {
+    if (!onPostgres) {
+      console.log('      (skipped: needs a PostgreSQL server to cut off; runs when DATABASE_URL is set, as .ci/run does)');
+      this.skip();
+    }
+    const url = new URL(process.env.DATABASE_URL as string);
+    relay = new CuttableRelay({ host: url.hostname, port: Number(url.port || 5432) });
+    await relay.open();
+    url.hostname = '127.0.0.1';
+    url.port = String(relay.port);
+    k = await startKernel({ plugins: PLUGINS, database: { url: url.toString(), ready_timeout_ms: 500 } }, { plugins: [headerAuthPlugin] });
+  });
+  after(async () => {
+    await k?.close();
+    await relay?.cut().catch(() => undefined);
+  });
+
+  it('keeps answering, and lets the age grow while it cannot be measured, so an alert on it fires', async () => {
+    expect(await scrape(k, 'audit_unsealed_age_seconds')).to.equal(0);
+    await relay.cut();
+    const started = Date.now();
+    expect(await waitFor(async () => ((await scrape(k, 'audit_unsealed_age_seconds')) ?? 0) >= 3, 15000)).to.equal(true);
+    // Each scrape waited at most about a second for the database, not for the pool's timeout.
+    expect(Date.now() - started).to.be.below(10000);
+    await relay.open();
+    expect(await waitFor(async () => (await scrape(k, 'audit_unsealed_age_seconds')) === 0, 20000)).to.equal(true);
+  });
+});

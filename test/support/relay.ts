@@ -1,0 +1,40 @@
+import net from 'node:net';
+
+/** A TCP relay in front of PostgreSQL that the test can cut and restore, like a network outage. */
+export class CuttableRelay {
+  private server: net.Server | undefined;
+  private readonly sockets = new Set<net.Socket>();
+  port = 0;
+
+  constructor(private readonly target: { host: string; port: number }) {}
+
+  async open(): Promise<void> {
+    this.server = net.createServer((client) => {
+      const upstream = net.connect(this.target);
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        s.on('error', () => s.destroy());
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => this.server?.listen(this.port, '127.0.0.1', resolve));
+    this.port = (this.server.address() as net.AddressInfo).port;
+  }
+
+  async cut(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server?.close(() => resolve()));
+    for (const s of this.sockets) s.destroy();
+    await closed;
+  }
+}
+
+/** Polls `check` every 100 ms until it holds or `ms` have passed; returns whether it held. */
+export async function waitFor(check: () => Promise<boolean>, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}
