@@ -38,3 +38,19 @@ export async function waitFor(check: () => Promise<boolean>, ms: number): Promis
   }
   return false;
 }
+
+/** Skips the suite on the embedded database: there is no server to cut off. */
+export function skipWithoutServer(suite: Mocha.Context): void {
+  console.log('      (skipped: needs a PostgreSQL server to cut off; runs when DATABASE_URL is set, as .ci/run does)');
+  suite.skip();
+}
+
+/** Opens a relay in front of DATABASE_URL's server; returns it and the database URL that goes through it. */
+export async function relayToDatabase(): Promise<{ relay: CuttableRelay; url: string }> {
+  const url = new URL(process.env.DATABASE_URL as string);
+  const relay = new CuttableRelay({ host: url.hostname, port: Number(url.port || 5432) });
+  await relay.open();
+  url.hostname = '127.0.0.1';
+  url.port = String(relay.port);
+  return { relay, url: url.toString() };
+}

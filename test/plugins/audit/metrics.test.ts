@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { onPostgres, startKernel, type TestKernel } from '../../support/kernel.js';
-import { CuttableRelay, waitFor } from '../../support/relay.js';
+import { relayToDatabase, skipWithoutServer, waitFor, type CuttableRelay } from '../../support/relay.js';
 import { PLUGINS, as, headerAuthPlugin } from '../../kernel/pipeline/helpers.js';
 import { writeRecord } from './records.js';
 
@@ -39,16 +39,10 @@ describe('audit sealer metrics when the database goes away', function () {
   let k: TestKernel;
 
   before(async function () {
-    if (!onPostgres) {
-      console.log('      (skipped: needs a PostgreSQL server to cut off; runs when DATABASE_URL is set, as .ci/run does)');
-      this.skip();
-    }
-    const url = new URL(process.env.DATABASE_URL as string);
-    relay = new CuttableRelay({ host: url.hostname, port: Number(url.port || 5432) });
-    await relay.open();
-    url.hostname = '127.0.0.1';
-    url.port = String(relay.port);
-    k = await startKernel({ plugins: PLUGINS, database: { url: url.toString(), ready_timeout_ms: 500 } }, { plugins: [headerAuthPlugin] });
+    if (!onPostgres) return skipWithoutServer(this);
+    let url: string;
+    ({ relay, url } = await relayToDatabase());
+    k = await startKernel({ plugins: PLUGINS, database: { url, ready_timeout_ms: 500 } }, { plugins: [headerAuthPlugin] });
   });
   after(async () => {
     await k?.close();

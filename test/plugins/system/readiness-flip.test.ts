@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { startKernel, onPostgres, type TestKernel } from '../../support/kernel.js';
-import { CuttableRelay, waitFor } from '../../support/relay.js';
+import { relayToDatabase, skipWithoutServer, waitFor, type CuttableRelay } from '../../support/relay.js';
 
 async function readyStatus(tk: TestKernel): Promise<number> {
   return (await tk.request('GET', '/ready')).status;
@@ -12,16 +12,10 @@ describe('GET /ready when the database goes away', function () {
   let tk: TestKernel;
 
   before(async function () {
-    if (!onPostgres) {
-      console.log('      (skipped: needs a PostgreSQL server to cut off; runs when DATABASE_URL is set, as .ci/run does)');
-      this.skip();
-    }
-    const url = new URL(process.env.DATABASE_URL as string);
-    relay = new CuttableRelay({ host: url.hostname, port: Number(url.port || 5432) });
-    await relay.open();
-    url.hostname = '127.0.0.1';
-    url.port = String(relay.port);
-    tk = await startKernel({ plugins: ['system'], auth: { mode: 'none' }, database: { url: url.toString(), ready_timeout_ms: 500 } });
+    if (!onPostgres) return skipWithoutServer(this);
+    let url: string;
+    ({ relay, url } = await relayToDatabase());
+    tk = await startKernel({ plugins: ['system'], auth: { mode: 'none' }, database: { url, ready_timeout_ms: 500 } });
   });
   after(async () => {
     await tk?.close();
