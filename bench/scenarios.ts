@@ -130,22 +130,27 @@ const uniqueComponent = (): string => {
   return JSON.stringify({ id: `c-${process.pid}-${Date.now().toString(36)}-${sequence}`, name: `Created ${sequence}` });
 };
 
+/** POST /components with a fresh component and idempotency key in each body, as `token`. */
+function keyedCreates(token: string, keyPrefix: string): LoadOptions {
+  let key = 0;
+  return {
+    path: '/components',
+    method: 'POST',
+    bodyFor: () => {
+      key += 1;
+      return uniqueComponent().replace(/^\{/, `{"idempotency_key":"${keyPrefix}-${process.pid}-${Date.now().toString(36)}-${key}",`);
+    },
+    headers: { authorization: `Bearer ${token}` },
+    connections: 8,
+  };
+}
+
 const auditedCreate: Scenario = {
   name: 'audited_create',
   title: 'POST /components, audited and idempotent (Idempotency-Key), with an API token: kernel vs hand-written Koa handler doing only the INSERT (target ≥ 0.7×)',
   async run(context) {
     const token = await withTarget('kernel', kernelEnv(context, FULL), (t) => apiToken(t.url, ['admin']));
-    let key = 0;
-    const kernelOptions: LoadOptions = {
-      path: '/components',
-      method: 'POST',
-      bodyFor: () => {
-        key += 1;
-        return uniqueComponent().replace(/^\{/, `{"idempotency_key":"k-${process.pid}-${Date.now().toString(36)}-${key}",`);
-      },
-      headers: { authorization: `Bearer ${token}` },
-      connections: 8,
-    };
+    const kernelOptions = keyedCreates(token, 'k');
     const baselineOptions: LoadOptions = { path: '/components', method: 'POST', bodyFor: uniqueComponent, connections: 8 };
     const result = await compare(
       () => withTarget('kernel', kernelEnv(context, FULL), (t) => load(t.url, kernelOptions)),
@@ -165,17 +170,7 @@ const writeFloor: Scenario = {
   title: 'The floor under audited_create: hand-written handlers making only the writes it needs (kernel statements one by one; all writes fused into one statement) vs the bare INSERT',
   async run(context) {
     const token = await withTarget('kernel', kernelEnv(context, FULL), (t) => apiToken(t.url, ['admin']));
-    let key = 0;
-    const keyed: LoadOptions = {
-      path: '/components',
-      method: 'POST',
-      bodyFor: () => {
-        key += 1;
-        return uniqueComponent().replace(/^\{/, `{"idempotency_key":"f-${process.pid}-${Date.now().toString(36)}-${key}",`);
-      },
-      headers: { authorization: `Bearer ${token}` },
-      connections: 8,
-    };
+    const keyed = keyedCreates(token, 'f');
     const databaseEnv = { BENCH_DATABASE: JSON.stringify(context.database) };
     const best = await bestRounds({
       statements: () => withTarget('write-floor', { ...databaseEnv, BENCH_FLOOR: 'statements' }, (t) => load(t.url, keyed)),

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { onPostgres, startKernel, type TestKernel } from '../../support/kernel.js';
 import { PLUGINS, as, expectRefused, headerAuthPlugin } from '../../kernel/pipeline/helpers.js';
 import { readSettings } from '../../../plugins/audit/settings.js';
-import { writeRecord } from './records.js';
+import { verifyTrail, writeRecord } from './records.js';
 
 describe('audit sealer', () => {
   let k: TestKernel;
@@ -12,7 +12,7 @@ describe('audit sealer', () => {
   after(() => k.close());
   const db = () => k.kernel.database.knex;
   const auditor = (tenant: string) => as('auditor', tenant, ['runtime:audit:read']);
-  const verify = (tenant: string) => k.request('GET', `/audit/verify?tenant_id=${tenant}`, { headers: auditor(tenant) });
+  const verify = (tenant: string) => verifyTrail(k, tenant);
 
   it('chains records nobody announced (left by an instance that stopped) on its periodic sweep', async () => {
     await writeRecord(db(), 'orphan', 'left-behind');
@@ -90,7 +90,7 @@ describe('audit trail guards in the database', () => {
   });
   after(() => k.close());
   const db = () => k.kernel.database.knex;
-  const verify = (tenant: string) => k.request('GET', `/audit/verify?tenant_id=${tenant}`, { headers: as('auditor', tenant, ['runtime:audit:read']) });
+  const verify = (tenant: string) => verifyTrail(k, tenant);
 
   it('stamps xact itself: a writer cannot place its record elsewhere in the order', async () => {
     await db().raw(
@@ -134,7 +134,7 @@ describe('audit trail restored into a server whose transaction ids are lower', (
     const dataDir = onPostgres ? undefined : mkdtempSync(join(tmpdir(), 'audit-restore-'));
     const database = onPostgres ? { url: process.env.DATABASE_URL as string, schema } : { data_dir: dataDir as string };
     const boot = () => startKernel({ plugins: PLUGINS, database }, { plugins: [headerAuthPlugin], schema });
-    const verify = (k: TestKernel) => k.request('GET', '/audit/verify?tenant_id=restored', { headers: as('auditor', 'restored', ['runtime:audit:read']) });
+    const verify = (k: TestKernel) => verifyTrail(k, 'restored');
     try {
       const before = await boot();
       try {

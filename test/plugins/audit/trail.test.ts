@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { startKernel, type HttpResult, type TestKernel } from '../../support/kernel.js';
 import { PLUGINS, as, auditRows, expectRefused, headerAuthPlugin } from '../../kernel/pipeline/helpers.js';
+import { verifyTrail } from './records.js';
 
 /** A small seeded generator, so a failing sequence can be replayed from its seed. */
 function prng(seed: number): () => number {
@@ -73,7 +74,7 @@ describe('audit trail', () => {
       expect(mine[0], `seed ${seed}`).to.include({ status, outcome: expectedOutcome(status, replayed, dryRun) });
     }
     for (const tenant of ['t1', 't2']) {
-      const verify = await k.request('GET', `/audit/verify?tenant_id=${tenant}`, { headers: as('auditor', tenant, ['runtime:audit:read']) });
+      const verify = await verifyTrail(k, tenant);
       expect(verify.body, `seed ${seed}`).to.include({ valid: true, first_broken: null });
     }
   });
@@ -129,7 +130,7 @@ describe('GET /audit/verify', () => {
   });
   after(() => k.close());
   const db = () => k.kernel.database.knex;
-  const verify = (tenant: string) => k.request('GET', `/audit/verify?tenant_id=${tenant}`, { headers: as('auditor', tenant, ['runtime:audit:read']) });
+  const verify = (tenant: string) => verifyTrail(k, tenant);
 
   /** Writes n records and has them chained (verification seals what has committed first). */
   async function seed(tenant: string, n: number): Promise<void> {
