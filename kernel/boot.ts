@@ -19,6 +19,7 @@ import { createSecretStore } from './secrets.js';
 import { buildSteps, composeSteps } from './pipeline/compose.js';
 import { pipelineFactories } from './pipeline/order.js';
 import { newCall } from './pipeline/call.js';
+import { accountWideList } from './tenancy/account-wide.js';
 import { createHttpApp } from './http/app.js';
 import { ApiError } from './errors.js';
 import type { Endpoint, MountedRoute } from './http/router.js';
@@ -139,6 +140,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       authenticators,
       audit: undefined,
       logs: undefined,
+      tenants: undefined,
     };
     readiness.add('database', async () => {
       await database.knex.raw('select 1');
@@ -159,6 +161,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       authenticators.push(...(instance.authenticators ?? []));
       if (instance.audit) services.audit = instance.audit;
       if (instance.logs) services.logs = instance.logs;
+      if (instance.tenants) services.tenants = instance.tenants;
       for (const [slot, factory] of Object.entries(instance.steps ?? {}) as Array<[StepSlot, StepFactory]>) (extraSteps[slot] ??= []).push(factory);
     }
 
@@ -178,7 +181,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       const instance = instances.find((i) => i.id === route.plugin)?.instance as PluginInstance;
       const handler = instance.handlers[route.decl.operation];
       if (!handler) throw new ConformanceError([`plugin ${route.plugin}, operation ${route.decl.operation}: the route has no handler`]);
-      const pipeline = composeSteps(buildSteps(route, factories, services), handler);
+      const pipeline = composeSteps(buildSteps(route, factories, services), accountWideList(route, handler, services));
       const run = (call: Call): Promise<Reply> => {
         call.db = services.db;
         return pipeline(call);

@@ -1,3 +1,5 @@
+import { isRefusedValue } from './db/errors.js';
+
 /**
  * The one error catalogue. Every error the service returns has a code listed here, so clients
  * can branch on `error.code` (spec §7) and a test can check the catalogue against the spec.
@@ -71,6 +73,12 @@ export class ApiError extends Error {
 /** Turns anything thrown into an ApiError; unknown errors become a 500 that hides its text. */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
+  if (isRefusedValue(err)) {
+    return new ApiError('validation_error', 'A value in the request cannot be stored: it is out of range or too large for its field.', {
+      cause: err,
+      details: [{ in: 'body', pointer: '/', message: 'holds a value out of range or too large to store' }],
+    });
+  }
   return new ApiError('internal_error', undefined, { cause: err });
 }
 

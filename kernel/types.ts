@@ -238,6 +238,15 @@ export interface KernelServices {
   authenticators: readonly Authenticator[];
   audit: AuditSink | undefined;
   logs: LogSink | undefined;
+  /** The tenants that exist, when a plugin (identity) knows them. */
+  tenants: TenantDirectory | undefined;
+}
+
+/** Which tenants exist: the kernel asks it to refuse writes to unknown tenants and to list account-wide. */
+export interface TenantDirectory {
+  /** Every tenant id, in ascending order. */
+  list(db: Knex): Promise<string[]>;
+  exists(db: Knex, id: string): Promise<boolean>;
 }
 
 /** Secrets the kernel generates once and shares across instances through the database. */
@@ -261,6 +270,8 @@ export interface PluginInstance {
   /** The audit sink the kernel's audit step writes through (one plugin provides it). */
   audit?: AuditSink;
   logs?: LogSink;
+  /** The directory of tenants (one plugin provides it). */
+  tenants?: TenantDirectory;
   /** Extra pipeline steps a plugin contributes at a named insertion point. */
   steps?: Partial<Record<StepSlot, StepFactory>>;
   start?(): Promise<void>;

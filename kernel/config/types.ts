@@ -19,6 +19,8 @@ export interface KernelConfig {
   auth: { mode: 'required' | 'none' };
   /** Idempotency-key retention; defaults filled in by the config schema. */
   idempotency?: { retention_hours?: number; purge_interval_seconds?: number };
+  /** Rate of account-trail records (calls nobody authenticated), per instance. */
+  account_trail: { per_second: number; burst: number };
   log: { level: string };
   build: { version: string; commit: string };
 }

@@ -1,8 +1,9 @@
 import type { CompiledRoute } from '../types.js';
 import type { JsonSchema, RouteDecl } from './types.js';
 import { isMutating } from './types.js';
+import { TENANT_ID_FIELD } from '../tenancy/scope.js';
 
-export const ACCOUNT_WIDE = '*';
+export { ACCOUNT_WIDE } from '../tenancy/scope.js';
 
 /** Walks a schema and replaces every `$ref` with what `map` returns for it. */
 export function rewriteRefs(schema: unknown, map: (ref: string) => string): unknown {
@@ -31,7 +32,7 @@ function withProperties(schema: JsonSchema, extra: Record<string, JsonSchema>): 
   return { ...schema, type: 'object', properties };
 }
 
-const TENANT_ID: JsonSchema = { type: 'string', minLength: 1, maxLength: 64, pattern: '^(\\*|[a-z0-9][a-z0-9_-]*)$', description: 'Tenant to act in; defaults to the caller\'s tenant.' };
+const TENANT_ID = TENANT_ID_FIELD;
 
 /** Turns `/components/{id}` into the router's `/components/:id`. */
 export function routerPath(path: string): string {

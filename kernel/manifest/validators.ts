@@ -3,6 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import type { ErrorDetail } from '../errors.js';
 import type { Manifest } from './types.js';
 import { localSchemaName, rewriteRefs } from './compile.js';
+import { addStorableFormats, boundIntegers } from './formats.js';
 
 // ajv-formats is CommonJS; its callable is the default export under NodeNext resolution.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -36,12 +37,12 @@ function toDetails(part: string, errors: readonly ErrorObject[]): ErrorDetail[] 
  * text (`?limit=5` is an integer); JSON bodies are not coerced, so a wrong type is an error.
  */
 export class SchemaCompiler {
-  private readonly text = addFormats(new Ajv2020({ allErrors: true, strict: false, coerceTypes: 'array', useDefaults: true }));
-  private readonly json = addFormats(new Ajv2020({ allErrors: true, strict: false, useDefaults: true }));
+  private readonly text = addStorableFormats(addFormats(new Ajv2020({ allErrors: true, strict: false, coerceTypes: 'array', useDefaults: true })));
+  private readonly json = addStorableFormats(addFormats(new Ajv2020({ allErrors: true, strict: false, useDefaults: true })));
 
   constructor(manifests: readonly Manifest[]) {
     for (const manifest of manifests) {
-      const defs = rewriteRefs(manifest.schemas ?? {}, ajvRef(manifest.id)) as Record<string, unknown>;
+      const defs = boundIntegers(rewriteRefs(manifest.schemas ?? {}, ajvRef(manifest.id))) as Record<string, unknown>;
       const document = { $id: pluginSchemaId(manifest.id), $defs: defs };
       this.text.addSchema(document);
       this.json.addSchema(document);
@@ -50,7 +51,7 @@ export class SchemaCompiler {
 
   compile(plugin: string, part: 'params' | 'query' | 'body', schema: Record<string, unknown>): Validator {
     const ajv = part === 'body' ? this.json : this.text;
-    const validate: ValidateFunction = ajv.compile(rewriteRefs(schema, ajvRef(plugin)) as object);
+    const validate: ValidateFunction = ajv.compile(boundIntegers(rewriteRefs(schema, ajvRef(plugin))) as object);
     return (value) => (validate(value) ? null : toDetails(part, validate.errors ?? []));
   }
 }

@@ -3,6 +3,7 @@ import type { SchemaCompiler } from '../manifest/validators.js';
 import { dryRunStep } from './steps/dry-run.js';
 import { auditBeforeCommit, auditStep } from './steps/audit.js';
 import { authenticateStep } from './steps/authenticate.js';
+import { inputGuardStep } from './steps/input-guard.js';
 import { tenancyStep } from './steps/tenancy.js';
 import { authorizeStep } from './steps/authorize.js';
 import { validateStep } from './steps/validate.js';
@@ -13,6 +14,11 @@ import { pagingStep } from './steps/paging.js';
 /**
  * The request pipeline in DESIGN.md's order. Each factory decides at boot whether its step
  * applies to a route, so a route pays only for what its manifest declares.
+ *
+ * The input guard runs right after authentication (which reads only headers, and tells the
+ * audit record whose call it was) and before any step or handler reads the input, public routes
+ * included, so no string PostgreSQL cannot store ever reaches it (a NUL in a login name is a
+ * 400, not a 500).
  *
  * Dry-run and audit come first so that a call refused by any later step is still recorded (and
  * recorded as a dry run when it was one); the dry-run report wraps the reply after the audit
@@ -25,6 +31,7 @@ export function pipelineFactories(compiler: SchemaCompiler, extra: Partial<Recor
     auditStep,
     authenticateStep,
     ...(extra.authenticate ?? []),
+    inputGuardStep,
     tenancyStep,
     authorizeStep,
     ...(extra.authorize ?? []),

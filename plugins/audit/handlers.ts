@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import type { Handler } from '../../kernel/types.js';
+import { ACCOUNT_TRAIL } from '../../kernel/audit/entry.js';
+import type { Call, Handler } from '../../kernel/types.js';
 import { pageOf } from '../../kernel/paging/page.js';
 import type { Sealer } from './sealer.js';
 import { listRecords, toRecord, type AuditFilter, type Position } from './store.js';
@@ -16,20 +17,24 @@ function positionOf(after: readonly unknown[] | undefined): Position | undefined
 }
 
 export function auditHandlers(sealer: Sealer, logger: Logger): Record<string, Handler> {
-  return {
-    async listAudit(call) {
-      const page = pageOf(call);
-      const filter: AuditFilter = {};
-      for (const name of FILTERS) {
-        const value = call.query[name];
-        if (value !== undefined) filter[name] = String(value);
-      }
-      const rows = await listRecords(call.db, call.tenantId as string, filter, page.fetch, positionOf(page.after));
-      return { status: 200, body: { items: rows.map(toRecord) } };
-    },
+  const list = (trail: (call: Call) => string): Handler => async (call) => {
+    const page = pageOf(call);
+    const filter: AuditFilter = {};
+    for (const name of FILTERS) {
+      const value = call.query[name];
+      if (value !== undefined) filter[name] = String(value);
+    }
+    const rows = await listRecords(call.db, trail(call), filter, page.fetch, positionOf(page.after));
+    return { status: 200, body: { items: rows.map(toRecord) } };
+  };
+  const verify = (trail: (call: Call) => string): Handler => async (call) => ({ status: 200, body: await verifyChain(call.db as Knex, sealer, trail(call), logger) });
+  const tenant = (call: Call): string => call.tenantId as string;
+  const account = (): string => ACCOUNT_TRAIL;
 
-    async verifyAudit(call) {
-      return { status: 200, body: await verifyChain(call.db as Knex, sealer, call.tenantId as string, logger) };
-    },
+  return {
+    listAudit: list(tenant),
+    verifyAudit: verify(tenant),
+    listAccountAudit: list(account),
+    verifyAccountAudit: verify(account),
   };
 }

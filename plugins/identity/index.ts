@@ -20,6 +20,7 @@ import { Semaphore } from './passwords/semaphore.js';
 import { passwordWorkStep } from './passwords/step.js';
 import { builtInRoles, RoleBook } from './roles.js';
 import { parseSettings } from './settings.js';
+import { allTenantIds, tenantExists } from './store/tenants.js';
 
 const plugin: PluginDefinition = {
   id: 'identity',
@@ -52,6 +53,7 @@ const plugin: PluginDefinition = {
         ...providerHandlers(deps),
       },
       authenticators,
+      tenants: { list: allTenantIds, exists: tenantExists },
       steps: { authenticate: breakGlassReadAudit(deps), authorize: passwordWorkStep(deps) },
       start: () => bootstrapAdmin(services.db as Knex, deps),
     };

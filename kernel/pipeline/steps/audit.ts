@@ -1,14 +1,36 @@
 import type { Knex } from 'knex';
-import { auditEntry } from '../../audit/entry.js';
+import { Counter } from 'prom-client';
+import { ACCOUNT_TRAIL, auditEntry, strippedEntry } from '../../audit/entry.js';
+import { RecordBudget } from '../../audit/rate-limit.js';
 import { ConformanceError } from '../../manifest/conformance.js';
 import { toApiError } from '../../errors.js';
-import type { AuditSink, Call, KernelServices, Reply, StepFactory } from '../../types.js';
+import type { AuditEntry, AuditSink, Call, KernelServices, Reply, StepFactory } from '../../types.js';
 
 function sinkOf(kernel: KernelServices): AuditSink | undefined {
   return kernel.audit;
 }
 
 const warned = new WeakSet<KernelServices>();
+
+/** Per kernel: the budget of account-trail records and the counter of those dropped. */
+interface AccountTrailGuard {
+  budget: RecordBudget;
+  dropped: Counter;
+}
+const guards = new WeakMap<KernelServices, AccountTrailGuard>();
+
+function accountTrailGuard(kernel: KernelServices): AccountTrailGuard {
+  let guard = guards.get(kernel);
+  if (!guard) {
+    const settings = kernel.config.account_trail;
+    guard = {
+      budget: new RecordBudget(settings.per_second, settings.burst, () => Date.now()),
+      dropped: new Counter({ name: 'audit_unauthenticated_dropped_total', help: 'Records of unauthenticated calls not written because they came faster than the account trail takes them.', registers: [kernel.metrics] }),
+    };
+    guards.set(kernel, guard);
+  }
+  return guard;
+}
 
 /**
  * Written inside the call's transaction, just before it commits: a committed effect always has
@@ -25,7 +47,8 @@ export async function auditBeforeCommit(trx: Knex.Transaction, call: Call, reply
  * Outermost step of every audited (mutating) route, so calls refused by any later step — 401,
  * 403, 404, 400, 409, 422 — are recorded too. Exactly one record per call: a committed call's
  * record was written in its transaction (auditBeforeCommit); every other outcome (refused,
- * failed, dry run) is written here, after the rollback, in a statement of its own.
+ * failed, dry run) is written here, after the rollback, in a statement of its own. Records of
+ * unauthenticated calls go to the account trail at a bounded rate.
  */
 export const auditStep: StepFactory = (route, kernel) => {
   if (!route.mutating || route.auditClass === 'none') return null;
@@ -39,11 +62,31 @@ export const auditStep: StepFactory = (route, kernel) => {
     }
     return null;
   }
-  const record = async (call: Call, result: Parameters<typeof auditEntry>[1]): Promise<void> => {
+  const guard = accountTrailGuard(kernel);
+  const write = async (call: Call, entry: AuditEntry): Promise<void> => {
     const sink = sinkOf(kernel) as AuditSink;
     try {
-      await sink.write(kernel.db, auditEntry(call, result, kernel.clock.now()));
-      call.notes.audited = true;
+      await sink.write(kernel.db, entry);
+    } catch (err) {
+      // The entry is already made storable; should the database still refuse it, the record is
+      // written without anything taken from the request rather than not at all.
+      kernel.logger.warn({ err, requestId: call.requestId, operation: route.decl.operation }, 'audit record refused; writing it stripped of request content');
+      await sink.write(kernel.db, strippedEntry(entry, err instanceof Error ? err.message : String(err)));
+    }
+    call.notes.audited = true;
+  };
+  const record = async (call: Call, result: Parameters<typeof auditEntry>[1]): Promise<void> => {
+    try {
+      const entry = auditEntry(call, result, kernel.clock.now());
+      if (entry.tenantId === ACCOUNT_TRAIL) {
+        const allowed = guard.budget.take();
+        if (!allowed) {
+          guard.dropped.inc();
+          return;
+        }
+        if (allowed.droppedBefore > 0) entry.detail.dropped_before = allowed.droppedBefore;
+      }
+      await write(call, entry);
     } catch (err) {
       // Nothing was changed (the call's transaction is gone), so the caller still gets its answer.
       kernel.logger.error({ err, requestId: call.requestId, operation: route.decl.operation }, 'audit record of a call without effect could not be written');

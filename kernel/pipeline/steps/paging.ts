@@ -1,6 +1,7 @@
 import { ApiError } from '../../errors.js';
 import { createCursorCodec, type CursorCodec } from '../../paging/cursor.js';
 import { cursorScope, filterFields } from '../../paging/scope.js';
+import { ACCOUNT_WIDE } from '../../tenancy/scope.js';
 import type { Reply, StepFactory } from '../../types.js';
 
 export const NEXT_CURSOR_HEADER = 'X-Next-Cursor';
@@ -28,11 +29,14 @@ export const pagingStep: StepFactory = (route, kernel) => {
     const cursors = codec ?? (await codecReady);
     const limit = limitOf(call.query.limit, policy.default_limit, policy.max_limit);
     const scope = cursorScope(route, fields, call);
+    // Account-wide pages are ordered by tenant first (tenancy/account-wide.ts), so their
+    // cursors name the tenant of the last row before the route's own key.
+    const key = call.tenantId === ACCOUNT_WIDE ? ['tenant_id', ...policy.key] : policy.key;
     const raw = call.query.cursor;
     let after: unknown[] | undefined;
     if (raw !== undefined) {
       after = (typeof raw === 'string' ? cursors.decode(scope, raw) : null) ?? undefined;
-      if (!after || after.length !== policy.key.length) {
+      if (!after || after.length !== key.length) {
         throw new ApiError('bad_request', 'The cursor is not valid for this list: it is malformed, was changed, or belongs to another tenant or other filters. Start again without a cursor.', {
           details: [{ in: 'query', pointer: '/cursor', message: 'is not a cursor of this list' }],
         });
@@ -46,7 +50,7 @@ export const pagingStep: StepFactory = (route, kernel) => {
     const more = body.items.length > limit;
     const items = more ? body.items.slice(0, limit) : body.items;
     const last = items[items.length - 1] as Record<string, unknown> | undefined;
-    const next_cursor = more && last ? cursors.encode(scope, policy.key.map((k) => last[k] ?? null)) : undefined;
+    const next_cursor = more && last ? cursors.encode(scope, key.map((k) => last[k] ?? null)) : undefined;
     if (policy.cursor_in === 'body') {
       const out: Reply = { ...reply, body: { ...body, items, ...(next_cursor ? { next_cursor } : {}) } };
       return out;

@@ -19,6 +19,11 @@ export async function tenantExists(db: Db, id: string): Promise<boolean> {
   return Boolean(await db('identity_tenants').where({ id }).first('id'));
 }
 
+/** Every tenant id in order: the kernel's tenant directory (account-wide lists). */
+export async function allTenantIds(db: Db): Promise<string[]> {
+  return (await db('identity_tenants').orderBy('id', 'asc').pluck('id')) as string[];
+}
+
 export async function listTenants(db: Db, afterId: string | undefined, fetch: number): Promise<Tenant[]> {
   const query = db('identity_tenants').orderBy('id', 'asc').limit(fetch);
   if (afterId !== undefined) query.andWhere('id', '>', afterId);

@@ -32,11 +32,12 @@ describe('audit records with real credentials (identity plugin)', () => {
     expect(await db()('notes').where({ id: 'nope' }).first()).to.equal(undefined);
   });
 
-  it('records an unknown credential as refused with 401', async () => {
+  it('records an unknown credential as refused with 401 in the account trail, naming the tenant it asked for', async () => {
     const res = await k.request('POST', '/components', { token: 'sk_not_a_real_token', body: { name: 'X' }, headers: { 'x-service-tenant': 'default' } });
     expect(res.status).to.equal(401);
     const [row] = await auditRows(db(), { request_id: res.headers.get('x-request-id') });
-    expect(row).to.include({ tenant_id: 'default', outcome: 'refused', status: 401, subject_id: null });
+    expect(row).to.include({ tenant_id: '_account', outcome: 'refused', status: 401, subject_id: null });
+    expect(row.detail).to.include({ named_tenant: 'default' });
     expect(JSON.stringify(row)).to.not.contain('sk_not_a_real_token');
   });
 

@@ -41,8 +41,8 @@ describe('audit step: one record per mutating call', () => {
   it('records refused calls (400, 401, 403, 404, 409, 422) with status, outcome and error code, and changes nothing', async () => {
     const before = await db()('components').count<{ count: string }[]>('* as count');
     const calls: Array<{ res: Promise<import('../../support/kernel.js').HttpResult>; status: number; code: string; tenant: string; subject: string | null }> = [
-      { res: k.request('POST', '/components', { body: { name: 'x' }, headers: { 'x-service-tenant': 'acme' } }), status: 401, code: 'authentication_required', tenant: 'acme', subject: null },
-      { res: k.request('POST', '/components', { body: { name: 'x' } }), status: 401, code: 'authentication_required', tenant: '-', subject: null },
+      { res: k.request('POST', '/components', { body: { name: 'x' }, headers: { 'x-service-tenant': 'acme' } }), status: 401, code: 'authentication_required', tenant: '_account', subject: null },
+      { res: k.request('POST', '/components', { body: { name: 'x' } }), status: 401, code: 'authentication_required', tenant: '_account', subject: null },
       { res: k.request('POST', '/components', { body: { name: 'Beta' }, headers: as('bob', 'acme', ['runtime:component:read']) }), status: 403, code: 'forbidden', tenant: 'acme', subject: 'bob' },
       { res: k.request('POST', '/components', { body: { name: 'Beta', tenant_id: 'other' }, headers: as('bob', 'acme') }), status: 404, code: 'not_found', tenant: 'acme', subject: 'bob' },
       { res: k.request('POST', '/components', { body: { name: '' }, headers: as('bob', 'acme') }), status: 400, code: 'validation_error', tenant: 'acme', subject: 'bob' },
