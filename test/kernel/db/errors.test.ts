@@ -110,7 +110,7 @@ describe('telling a database that cannot be reached from a statement it refuses'
         console.log('      (skipped: needs a PostgreSQL server to end a connection and starve a pool on; runs when DATABASE_URL is set, as .ci/run does)');
         return this.skip();
       }
-      db = await connectDatabase({ pool_max: 1, ready_timeout_ms: 300, ...testDatabase() }, silent);
+      db = await connectDatabase({ pool_max: 1, ready_timeout_ms: 2000, ...testDatabase() }, silent);
     });
     after(() => db?.close());
 

@@ -20,7 +20,7 @@ describe('calls while the database is unreachable', function () {
     if (!onPostgres) return skipWithoutServer(this);
     let url: string;
     ({ relay, url } = await relayToDatabase());
-    tk = await startKernel({ database: { url, ready_timeout_ms: 500 } });
+    tk = await startKernel({ database: { url, ready_timeout_ms: 2000 } });
     session = await loginAdmin(tk);
     apiToken = await mintToken(tk, session, ['admin']);
   });

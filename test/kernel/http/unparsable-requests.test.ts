@@ -1,5 +1,8 @@
+import http from 'node:http';
 import net from 'node:net';
 import { expect } from 'chai';
+import { pino } from 'pino';
+import { answerClientErrors } from '../../../kernel/http/client-error.js';
 import { startKernel, type TestKernel } from '../../support/kernel.js';
 
 interface RawReply {
@@ -134,5 +137,20 @@ describe('requests the HTTP parser refuses are answered in the error shape', fun
     await exchange(tk.url, [`GET /live HTTP/1.1\r\nHost: kernel\r\nX-Padding: ${'a'.repeat(HEAD_LIMIT + 1024)}\r\n\r\n`]);
     const res = await tk.request('GET', '/live');
     expect(res.status).to.equal(200);
+  });
+
+  it('answers a request head that does not arrive in time with 408 request_timeout', async () => {
+    // The kernel keeps Node's head deadline (a minute); a server of its own with a short one shows the reply.
+    const server = http.createServer({ headersTimeout: 300, requestTimeout: 400, connectionsCheckingInterval: 50 }, (_req, res) => res.end());
+    answerClientErrors(server, pino({ level: 'silent' }));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as net.AddressInfo;
+      const { replies } = await exchange(`http://127.0.0.1:${port}`, ['GET /live HTTP/1.1\r\nHost: kernel\r\n']);
+      expect(replies).to.have.length(1);
+      expectError(replies[0], 408, 'request_timeout');
+    } finally {
+      server.close();
+    }
   });
 });
