@@ -19,8 +19,8 @@ const SERVER_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
  * What `pg` and knex say when the connection, not the query, broke. pg gives these no code
  * (`Connection terminated unexpectedly`, `… due to connection timeout`, `timeout expired` from its
  * connect timer, a client left unusable by an earlier connection error), and knex's pool raises
- * KnexTimeoutError when no connection could be had in time. knex prefixes a failed query's SQL
- * (bindings inlined) with ` - `, so a pattern matches at the start or after that separator.
+ * KnexTimeoutError when no connection could be had in time. knex prefixes the message with the
+ * failed statement and ` - `, so a pattern matches at the start or after that separator.
  */
 const CONNECTION_MESSAGES = /(?:^| - )(?:Connection terminated|timeout expired$|Client has encountered a connection error|Client was closed and is not queryable|Knex: Timeout acquiring a connection)/;
 
