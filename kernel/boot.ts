@@ -21,6 +21,7 @@ import { pipelineFactories } from './pipeline/order.js';
 import { newCall } from './pipeline/call.js';
 import { accountWideList } from './tenancy/account-wide.js';
 import { createHttpApp } from './http/app.js';
+import { answerClientErrors } from './http/client-error.js';
 import { ApiError } from './errors.js';
 import type { Endpoint, MountedRoute } from './http/router.js';
 import type {
@@ -212,6 +213,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
         return new Promise((resolve, reject) => {
           const s = app.listen(config.http.port, config.http.host);
           server = s;
+          answerClientErrors(s, logger);
           s.on('connection', (socket: Socket) => {
             sockets.add(socket);
             socket.on('close', () => sockets.delete(socket));

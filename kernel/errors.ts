@@ -1,4 +1,4 @@
-import { isRefusedValue } from './db/errors.js';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnreachable, isRefusedValue } from './db/errors.js';
 
 /**
  * The one error catalogue. Every error the service returns has a code listed here, so clients
@@ -14,6 +14,7 @@ export const ERROR_CATALOGUE = {
   forbidden: { status: 403, message: 'The credential lacks the permission this route needs.' },
   not_found: { status: 404, message: 'No such resource.' },
   method_not_allowed: { status: 405, message: 'The path does not accept this method.' },
+  request_timeout: { status: 408, message: 'The request was not received in time.' },
   conflict: { status: 409, message: 'The request conflicts with the current state.' },
   duplicate_identifier: { status: 409, message: 'That identifier is already taken.' },
   payload_too_large: { status: 413, message: 'The request body is larger than the limit.' },
@@ -22,6 +23,7 @@ export const ERROR_CATALOGUE = {
   promotion_gate_failed: { status: 422, message: 'A promotion gate rejected the change.' },
   too_many_requests: { status: 429, message: 'Too many requests; back off and retry.' },
   too_many_queries: { status: 429, message: 'The ceiling of concurrent queries is reached.' },
+  request_header_fields_too_large: { status: 431, message: 'The request head is larger than the limit.' },
   internal_error: { status: 500, message: 'Internal error.' },
   not_configured: { status: 501, message: 'This capability is not configured in this deployment.' },
   build_unavailable: { status: 503, message: 'The build service is unavailable.' },
@@ -70,9 +72,16 @@ export class ApiError extends Error {
   }
 }
 
-/** Turns anything thrown into an ApiError; unknown errors become a 500 that hides its text. */
+/**
+ * Turns anything thrown into an ApiError; unknown errors become a 500 that hides its text. A lost
+ * or refused database connection is 503 `unavailable` with Retry-After (spec §7: back off and
+ * retry), wherever it was thrown: a handler, a pipeline step, an authenticator or the MCP server.
+ */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
+  if (isDatabaseUnreachable(err)) {
+    return new ApiError('unavailable', 'The database is unreachable; retry later.', { headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) }, cause: err });
+  }
   if (isRefusedValue(err)) {
     return new ApiError('validation_error', 'A value in the request cannot be stored: it is out of range or too large for its field.', {
       cause: err,

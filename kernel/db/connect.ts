@@ -41,9 +41,11 @@ export async function connectDatabase(config: KernelConfig['database'], logger?:
     kind = 'postgres';
     knex = knexFactory({
       client: 'pg',
-      connection: config.url,
+      // Neither a connect nor a wait for a pooled connection outlasts the readiness deadline: while
+      // the server is unreachable a call fails within it (503 unavailable), it never hangs.
+      connection: { connectionString: config.url, connectionTimeoutMillis: config.ready_timeout_ms },
       pool: { min: 0, max: config.pool_max },
-      acquireConnectionTimeout: 10_000,
+      acquireConnectionTimeout: config.ready_timeout_ms,
       ...(log ? { log } : {}),
       ...(schema ? { searchPath: [schema] } : {}),
     });
