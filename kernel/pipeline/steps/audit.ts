@@ -4,6 +4,7 @@ import { ACCOUNT_TRAIL, auditEntry, strippedEntry } from '../../audit/entry.js';
 import { RecordBudget } from '../../audit/rate-limit.js';
 import { ConformanceError } from '../../manifest/conformance.js';
 import { toApiError } from '../../errors.js';
+import { isDatabaseUnreachable } from '../../db/errors.js';
 import type { AuditEntry, AuditSink, Call, KernelServices, Reply, StepFactory } from '../../types.js';
 
 function sinkOf(kernel: KernelServices): AuditSink | undefined {
@@ -68,6 +69,7 @@ export const auditStep: StepFactory = (route, kernel) => {
     try {
       await sink.write(kernel.db, entry);
     } catch (err) {
+      if (isDatabaseUnreachable(err)) throw err;
       // The entry is already made storable; should the database still refuse it, the record is
       // written without anything taken from the request rather than not at all.
       kernel.logger.warn({ err, requestId: call.requestId, operation: route.decl.operation }, 'audit record refused; writing it stripped of request content');
@@ -78,6 +80,12 @@ export const auditStep: StepFactory = (route, kernel) => {
   const record = async (call: Call, result: Parameters<typeof auditEntry>[1]): Promise<void> => {
     try {
       const entry = auditEntry(call, result, kernel.clock.now());
+      if ('error' in result && result.error.code === 'unavailable') {
+        // The call failed because the database cannot be reached: writing its record would only
+        // wait out the same deadline again. The record goes to the process log instead.
+        kernel.logger.warn({ audit: entry }, 'audit record of a call refused while the database is unreachable, logged instead of stored');
+        return;
+      }
       if (entry.tenantId === ACCOUNT_TRAIL) {
         const allowed = guard.budget.take();
         if (!allowed) {
