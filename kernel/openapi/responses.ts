@@ -34,14 +34,14 @@ function successes(route: CompiledRoute, ref: (r: string) => string): Map<number
   });
   for (const alternative of decl.response.alternatives ?? []) add(alternative.status, { description: alternative.description });
   if (route.dryRunAllowed) {
-    add(200, { description: 'With dry_run=true: the report of what the call would have done; nothing was kept', contentType: 'application/json', schema: { $ref: DRY_RUN_REF } });
+    add(200, { description: 'Dry run (dry_run=true): the report of what the call would have done; nothing was kept', contentType: 'application/json', schema: { $ref: DRY_RUN_REF } });
   }
   return out;
 }
 
 /** Merges the successes sharing a status: descriptions joined, bodies as anyOf per media type. */
 function merge(list: readonly Success[]): Record<string, unknown> {
-  const response: Record<string, unknown> = { description: list.map((s) => s.description).join('; or ') };
+  const response: Record<string, unknown> = { description: list.map((s) => s.description).join('. Or: ') };
   const content = new Map<string, unknown[]>();
   for (const s of list) if (s.contentType) content.set(s.contentType, [...(content.get(s.contentType) ?? []), s.schema]);
   if (content.size > 0) {
