@@ -30,17 +30,17 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/**
- * The MCP methods of a stateless server: nothing is remembered between messages, so any
- * instance can answer any message. Tool calls go through the kernel's dispatcher, i.e. the
- * very pipeline the REST route runs.
- */
 export interface McpServer {
   handle(message: unknown, caller: McpCaller): Promise<JsonRpcResponse | undefined>;
   /** The tools `principal` may call, in catalog order: the tools/list result (also GET /agent/mcp). */
   list(principal: Principal): McpTool[];
 }
 
+/**
+ * The MCP methods of a stateless server: nothing is remembered between messages, so any
+ * instance can answer any message. Tool calls go through the kernel's dispatcher, i.e. the
+ * very pipeline the REST route runs.
+ */
 export function createMcpServer(options: McpServerOptions): McpServer {
   const { tools, dispatcher, readOnly, serverInfo, logger } = options;
 
