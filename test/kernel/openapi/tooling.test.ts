@@ -19,10 +19,13 @@ interface LintReport {
   problems: Array<{ ruleId: string; severity: string; message: string; location?: Array<{ pointer?: string }> }>;
 }
 
-/** Runs a CLI from node_modules/.bin; a non-zero exit still yields its output (lint exits 1 on errors). */
+/**
+ * Runs a CLI from node_modules/.bin with this very node (not whichever one PATH names); a
+ * non-zero exit still yields its output (lint exits 1 on errors).
+ */
 async function cli(name: string, args: string[], cwd: string): Promise<{ stdout: string; stderr: string; code: number }> {
   try {
-    const { stdout, stderr } = await run(fromRoot('node_modules', '.bin', name), args, { cwd, env: OFFLINE, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout, stderr } = await run(process.execPath, [fromRoot('node_modules', '.bin', name), ...args], { cwd, env: OFFLINE, maxBuffer: 64 * 1024 * 1024 });
     return { stdout, stderr, code: 0 };
   } catch (err) {
     const failed = err as { stdout?: string; stderr?: string; code?: number };
