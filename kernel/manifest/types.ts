@@ -9,6 +9,12 @@ export interface PermissionDecl {
   description: string;
 }
 
+/** Another success a handler may answer with instead of `response.status`, without a body. */
+export interface AlternativeResponse {
+  status: number;
+  description: string;
+}
+
 export interface PagingPolicy {
   default_limit: number;
   max_limit: number;
@@ -31,7 +37,12 @@ export interface RouteDecl {
   query?: JsonSchema;
   body?: JsonSchema;
   body_type?: 'json' | 'octet-stream' | 'none';
-  response: { status: number; schema?: JsonSchema; content_type?: string };
+  /**
+   * A JSON body must be sent even though its schema would accept `{}`. Without it a body is
+   * required only when `{}` cannot be valid (required fields, minProperties, not an object).
+   */
+  body_required?: boolean;
+  response: { status: number; schema?: JsonSchema; content_type?: string; alternatives?: AlternativeResponse[] };
   errors?: number[];
   paging?: PagingPolicy;
   idempotency?: IdempotencyField;

@@ -3,7 +3,7 @@ import type { Call, Handler, Reply } from '../../kernel/types.js';
 import { encodeResponse, failure, RPC_ERROR } from './mcp/jsonrpc.js';
 import { checkOrigin } from './mcp/origin.js';
 import { structuredTextOf } from './mcp/tool-result.js';
-import type { createMcpServer } from './mcp/server.js';
+import type { McpServer } from './mcp/server.js';
 import { checkVersionHeader } from './mcp/versions.js';
 import type { AgentSettings } from './settings.js';
 import type { Tool } from './tools.js';
@@ -33,12 +33,10 @@ const ACCEPTED: Reply = { status: 202, body: '' };
 export function agentHandlers(input: {
   settings: AgentSettings;
   tools: ReadonlyMap<string, Tool>;
-  mcpTools: ReadonlyMap<string, Tool>;
-  server: ReturnType<typeof createMcpServer>;
+  server: McpServer;
 }): Record<string, Handler> {
-  const { settings, tools, mcpTools, server } = input;
+  const { settings, tools, server } = input;
   const catalog = [...tools.values()].map((t) => t.entry);
-  const mcpListing = { tools: [...mcpTools.values()].filter((t) => !settings.readOnly || t.route.decl.read_only).map((t) => t.mcp) };
 
   return {
     listAgentTools(call) {
@@ -52,7 +50,8 @@ export function agentHandlers(input: {
       if (wantsEventStreamOnly(call.headers.accept)) {
         throw new ApiError('method_not_allowed', 'This MCP server is stateless and offers no server-sent event stream; POST JSON-RPC messages to /agent/mcp.', { headers: { Allow: 'GET, POST' } });
       }
-      return { status: 200, body: mcpListing };
+      // The very filter of the MCP method tools/list: what this caller may call, nothing more.
+      return { status: 200, body: { tools: server.list(call.principal as NonNullable<Call['principal']>) } };
     },
 
     async [MCP_TRANSPORT_OPERATION](call) {

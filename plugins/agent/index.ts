@@ -28,7 +28,7 @@ const plugin: PluginDefinition = {
       serverInfo: { name: 'runtime-kernel', version: config.build.version },
       logger: context.services.logger as KernelServices['logger'],
     });
-    return { handlers: agentHandlers({ settings, tools, mcpTools, server }) };
+    return { handlers: agentHandlers({ settings, tools, server }) };
   },
 };
 export default plugin;

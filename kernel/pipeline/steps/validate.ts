@@ -1,4 +1,5 @@
 import { ApiError, type ErrorDetail } from '../../errors.js';
+import { bodyRequired, takesJsonBody } from '../../manifest/body.js';
 import type { SchemaCompiler, Validator } from '../../manifest/validators.js';
 import type { StepFactory } from '../../types.js';
 
@@ -9,14 +10,16 @@ export function validateStep(compiler: SchemaCompiler): StepFactory {
     const checks: Array<[part: 'params' | 'query' | 'body', validate: Validator]> = [];
     if (params) checks.push(['params', compiler.compile(route.plugin, 'params', params)]);
     if (query) checks.push(['query', compiler.compile(route.plugin, 'query', query)]);
-    const jsonBody = body !== undefined && (route.decl.body_type ?? 'json') === 'json';
-    if (jsonBody) checks.push(['body', compiler.compile(route.plugin, 'body', body)]);
-    const bodyRequired = jsonBody;
+    const jsonBody = takesJsonBody(route);
+    if (jsonBody && body) checks.push(['body', compiler.compile(route.plugin, 'body', body)]);
+    // A body whose fields are all optional may be left out; the handler then sees `{}`.
+    const emptyBodyAllowed = jsonBody && !bodyRequired(route);
     return (call, next) => {
+      if (emptyBodyAllowed && call.body === undefined) call.body = {};
       const details: ErrorDetail[] = [];
       for (const [part, validate] of checks) {
         if (part === 'body' && call.body === undefined) {
-          if (bodyRequired) details.push({ in: 'body', pointer: '/', message: 'a JSON body is required' });
+          details.push({ in: 'body', pointer: '/', message: 'a JSON body is required' });
           continue;
         }
         const problems = validate(call[part]);

@@ -30,12 +30,18 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+export interface McpServer {
+  handle(message: unknown, caller: McpCaller): Promise<JsonRpcResponse | undefined>;
+  /** The tools `principal` may call, in catalog order: the tools/list result (also GET /agent/mcp). */
+  list(principal: Principal): McpTool[];
+}
+
 /**
  * The MCP methods of a stateless server: nothing is remembered between messages, so any
  * instance can answer any message. Tool calls go through the kernel's dispatcher, i.e. the
  * very pipeline the REST route runs.
  */
-export function createMcpServer(options: McpServerOptions): { handle(message: unknown, caller: McpCaller): Promise<JsonRpcResponse | undefined> } {
+export function createMcpServer(options: McpServerOptions): McpServer {
   const { tools, dispatcher, readOnly, serverInfo, logger } = options;
 
   /** What the caller may see: its permissions allow the tool, and read-only callers see reads only. */
@@ -47,6 +53,12 @@ export function createMcpServer(options: McpServerOptions): { handle(message: un
     // for it, so it would only widen what a narrow token appears able to do.
     if (permission === 'public' || permission === 'authenticated') return toolReadOnly;
     return principal.permissions.has(permission);
+  }
+
+  function list(principal: Principal): McpTool[] {
+    const listed: McpTool[] = [];
+    for (const tool of tools.values()) if (visible(tool, principal)) listed.push(tool.mcp);
+    return listed;
   }
 
   async function callTool(params: Record<string, unknown>, caller: McpCaller): Promise<ToolResult> {
@@ -102,11 +114,8 @@ export function createMcpServer(options: McpServerOptions): { handle(message: un
       }
       case 'ping':
         return {};
-      case 'tools/list': {
-        const listed: McpTool[] = [];
-        for (const tool of tools.values()) if (visible(tool, caller.principal)) listed.push(tool.mcp);
-        return { tools: listed };
-      }
+      case 'tools/list':
+        return { tools: list(caller.principal) };
       case 'tools/call':
         return callTool(params, caller);
       default:
@@ -115,6 +124,7 @@ export function createMcpServer(options: McpServerOptions): { handle(message: un
   }
 
   return {
+    list,
     async handle(message, caller) {
       const incoming = classify(message);
       if (incoming.kind === 'invalid') return failure(incoming.id, RPC_ERROR.invalidRequest, `Invalid request: ${incoming.reason}.`);

@@ -157,8 +157,25 @@ describe('MCP with real credentials (sessions and API tokens)', () => {
     const asViewer = await tk.request('GET', '/agent/tools', { token: viewer });
     expect(asViewer.status).to.equal(200);
     expect(asViewer.body.tools.map((t: { name: string }) => t.name).sort()).to.deep.equal(tk.kernel.catalog.routes.map((r) => r.decl.operation).sort());
+  });
+
+  it('lists at GET /agent/mcp exactly the tools MCP tools/list gives the same credential', async () => {
     expect((await tk.request('GET', '/agent/mcp')).status).to.equal(401);
-    expect((await tk.request('GET', '/agent/mcp', { token: viewer })).body.tools.map((t: { name: string }) => t.name)).to.include('createComponent');
+    const readOnly = await mintToken(tk, admin, ['builder'], { name: 'read-only lister', readOnly: true });
+    const builder = await mintToken(tk, admin, ['builder'], { name: 'builder lister' });
+    const listed: Record<string, string[]> = {};
+    for (const [who, credential] of Object.entries({ admin, viewer, builder, readOnly })) {
+      const res = await tk.request('GET', '/agent/mcp', { token: credential });
+      expect(res.status, who).to.equal(200);
+      const viaGet = res.body.tools.map((t: { name: string }) => t.name);
+      const { tools } = await (await mcpAs(tk, bearer(credential))).listTools();
+      expect(viaGet, who).to.deep.equal(tools.map((t) => t.name));
+      listed[who] = viaGet;
+    }
+    expect(listed.admin).to.include.members(['createComponent', 'createUser', 'listAudit']);
+    expect(listed.builder).to.include('createComponent').and.not.include('createUser');
+    expect(listed.viewer).to.include('listComponents').and.not.include('createComponent');
+    expect(listed.readOnly).to.include('listComponents').and.not.include('createComponent');
   });
 });
 
