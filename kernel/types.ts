@@ -6,6 +6,8 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { RouteDecl, Manifest, JsonSchema } from './manifest/types.js';
+import type { Jobs } from './jobs/types.js';
+import type { Events } from './events/types.js';
 
 /** Who is calling, as the authentication chain established it. */
 export interface Principal {
@@ -238,6 +240,10 @@ export interface KernelServices {
   authenticators: readonly Authenticator[];
   audit: AuditSink | undefined;
   logs: LogSink | undefined;
+  /** Background jobs under leases in the database (one instance runs a job at a time), and the leases themselves. */
+  jobs: Jobs;
+  /** Publish/subscribe within the process and across instances. */
+  events: Events;
 }
 
 /** Secrets the kernel generates once and shares across instances through the database. */

@@ -19,6 +19,10 @@ export interface KernelConfig {
   auth: { mode: 'required' | 'none' };
   /** Idempotency-key retention; defaults filled in by the config schema. */
   idempotency?: { retention_hours?: number; purge_interval_seconds?: number };
+  /** Background jobs and their leases; defaults filled in by the config schema. */
+  jobs?: { lease_ms?: number; stop_timeout_ms?: number };
+  /** The events service; defaults filled in by the config schema. */
+  events?: { poll_ms?: number; retention_seconds?: number };
   log: { level: string };
   build: { version: string; commit: string };
 }
