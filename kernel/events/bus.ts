@@ -38,7 +38,7 @@ interface Subscription {
 }
 
 /** Channels are per database, not per schema: instances in different schemas must not wake each other. */
-function channelFor(schema: string): string {
+export function channelFor(schema: string): string {
   const name = `kernel_events_${schema}`;
   return name.length <= 63 ? name : `kernel_events_${createHash('sha256').update(schema).digest('hex').slice(0, 32)}`;
 }

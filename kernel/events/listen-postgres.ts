@@ -7,6 +7,11 @@ const LAST_RETRY_MS = 5000;
 /** A connection that went silent (a half-open TCP link) is found out by a ping this often. */
 const PING_MS = 30_000;
 
+/** The listening connection's application_name (operators find it in pg_stat_activity). */
+export function listenerName(channel: string): string {
+  return `runtime-kernel events ${channel}`.slice(0, 63);
+}
+
 /**
  * LISTEN on a dedicated connection that reconnects, with backoff, whenever it drops. The
  * notifications sent while it is down are lost; `connected` tells the reader to poll at once.
@@ -37,7 +42,7 @@ export function listenOnPostgres(url: string, channel: string, hooks: ListenerHo
 
   async function connect(): Promise<void> {
     if (closed) return;
-    const candidate = new pg.Client({ connectionString: url, application_name: 'runtime-kernel events', keepAlive: true, query_timeout: 10_000 });
+    const candidate = new pg.Client({ connectionString: url, application_name: listenerName(channel), keepAlive: true, query_timeout: 10_000 });
     candidate.on('error', (err) => drop(candidate, err));
     candidate.on('end', () => drop(candidate));
     candidate.on('notification', (message) => {

@@ -61,18 +61,20 @@ describe('job runner: two instances on one database', function () {
     b.runner.register(spec);
     b.runner.start();
 
+    // On a loaded machine a renewal can come back late and count as a loss before the cut too.
+    const lostBefore = await counter(a.metrics, 'kernel_job_leases_lost_total', { job: 'test.long' });
     link.cut();
     const cutAt = performance.now();
     expect(await waitFor(async () => log.runs.some((r) => r.holder === 'b'), 10_000)).to.equal(true);
-    const first = log.runs.find((r) => r.holder === 'a');
+    const first = log.runs.filter((r) => r.holder === 'a').at(-1);
     const moved = log.runs.find((r) => r.holder === 'b');
     expect(first).to.include({ aborted: true });
-    expect(reasons[0]).to.be.instanceOf(LeaseLostError);
+    expect(reasons.at(-1)).to.be.instanceOf(LeaseLostError);
     expect(moved!.epoch).to.equal(first!.epoch + 1);
     // The lease lapses at most lease_ms (500) after the last renewal before the cut; a second of slack for a loaded machine.
     expect(moved!.start - cutAt).to.be.below(500 + 1000);
     expect(overlaps(log.runs)).to.deep.equal([]);
-    expect(await counter(a.metrics, 'kernel_job_leases_lost_total', { job: 'test.long' })).to.equal(1);
+    expect(await counter(a.metrics, 'kernel_job_leases_lost_total', { job: 'test.long' })).to.equal(lostBefore + 1);
     expect(await holderOf(b, 'test.long')).to.deep.equal({ holder: 'b', epoch: moved!.epoch });
   });
 
