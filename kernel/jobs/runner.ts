@@ -317,18 +317,17 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     if (!read) return;
     job.readingKeys = true;
     void track(Promise.resolve().then(read))
-      .then(
-        (keys) => {
-          const current = new Set(keys);
-          for (const key of current) {
-            const unit = job.units.get(key);
-            if (unit) unit.retired = false;
-            else job.units.set(key, newUnit(job, key));
-          }
-          for (const unit of job.units.values()) if (!current.has(unit.key)) unit.retired = true;
-        },
-        (err: unknown) => logger.warn({ err, job: job.spec.name }, 'the keys of a job could not be read; keeping the last ones'),
-      )
+      .then((keys) => {
+        const current = new Set(keys);
+        for (const key of current) {
+          if (typeof key !== 'string') throw new TypeError(`job keys must be strings, got ${typeof key}`);
+          const unit = job.units.get(key);
+          if (unit) unit.retired = false;
+          else job.units.set(key, newUnit(job, key));
+        }
+        for (const unit of job.units.values()) if (!current.has(unit.key)) unit.retired = true;
+      })
+      .catch((err: unknown) => logger.warn({ err, job: job.spec.name }, 'the keys of a job could not be read; keeping the last ones'))
       .finally(() => {
         job.readingKeys = false;
         job.keysAt = clock() + job.leaseMs / 3;
