@@ -7,7 +7,10 @@ import type { KernelConfig } from './config/types.js';
 import { connectDatabase, type Database } from './db/connect.js';
 import { runMigrations, type OwnedMigrations } from './db/migrate.js';
 import { kernelMigrations } from './db/kernel-migrations.js';
-import { startKeyPurge } from './idempotency/purge.js';
+import { keyPurgeJob } from './idempotency/purge.js';
+import { createEventBus } from './events/bus.js';
+import { eventPurgeJob } from './events/purge.js';
+import { createJobRunner } from './jobs/runner.js';
 import { compileRoute } from './manifest/compile.js';
 import { checkConformance, ConformanceError } from './manifest/conformance.js';
 import { SchemaCompiler } from './manifest/validators.js';
@@ -88,6 +91,8 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   const manifests = plugins.map((p) => p.loaded.manifest);
 
   const database = await connectDatabase(config.database, logger.child({ component: 'database' }));
+  // Jobs and events run until close; a boot that fails after starting them stops them too.
+  let stopBackground = async (): Promise<void> => undefined;
   try {
     const owners: OwnedMigrations[] = [{ owner: 'kernel', migrations: kernelMigrations }];
     for (const p of plugins) owners.push({ owner: p.definition.id, migrations: p.definition.migrations ?? [] });
@@ -103,6 +108,13 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     });
     const metrics = createMetricsRegistry();
     const readiness = createReadiness(config.database.ready_timeout_ms);
+    const stopTimeoutMs = config.jobs?.stop_timeout_ms ?? 5000;
+    const events = createEventBus({ database, url: config.database.url, logger: logger.child({ component: 'events' }), metrics, pollMs: config.events?.poll_ms ?? 1000, stopTimeoutMs });
+    const jobs = createJobRunner({ db: database.knex, logger: logger.child({ component: 'jobs' }), metrics, events, leaseMs: config.jobs?.lease_ms ?? 15_000, stopTimeoutMs });
+    stopBackground = async () => {
+      await jobs.stop();
+      await events.stop();
+    };
     const runners = new Map<string, (call: Call) => Promise<Reply>>();
     // Principals handed to dispatched calls (DispatchRequest.principal). Only the dispatcher can
     // put one here, never a header; the first link of the chain hands it to the call.
@@ -142,6 +154,8 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       audit: undefined,
       logs: undefined,
       tenants: undefined,
+      jobs,
+      events,
     };
     readiness.add('database', async () => {
       await database.knex.raw('select 1');
@@ -191,8 +205,11 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       return { route, run };
     });
 
+    jobs.register(keyPurgeJob(database.knex, services.clock, logger, (config.idempotency?.purge_interval_seconds ?? 600) * 1000));
+    jobs.register(eventPurgeJob(database.knex, config.events?.retention_seconds ?? 3600, logger));
+    await events.start();
     for (const { instance } of instances) await instance.start?.();
-    const stopKeyPurge = startKeyPurge(database.knex, services.clock, logger, (config.idempotency?.purge_interval_seconds ?? 600) * 1000);
+    jobs.start();
     let started = true;
     readiness.add('plugins', async () => started);
 
@@ -239,6 +256,8 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
             clearTimeout(grace);
             for (const socket of sockets) socket.destroy();
           }
+          // Jobs stop before the plugins whose work they run; events after the plugins that publish them.
+          await jobs.stop();
           for (const { id, instance } of [...instances].reverse()) {
             try {
               await instance.stop?.();
@@ -246,7 +265,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
               logger.error({ err, plugin: id }, 'plugin failed to stop');
             }
           }
-          stopKeyPurge();
+          await events.stop();
           await database.close();
         })();
         return closing;
@@ -254,6 +273,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     };
     return kernel;
   } catch (err) {
+    await stopBackground().catch(() => undefined);
     await database.close().catch(() => undefined);
     throw err;
   }

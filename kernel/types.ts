@@ -6,6 +6,8 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { RouteDecl, Manifest, JsonSchema } from './manifest/types.js';
+import type { Jobs } from './jobs/types.js';
+import type { Events } from './events/types.js';
 
 /** Who is calling, as the authentication chain established it. */
 export interface Principal {
@@ -240,6 +242,10 @@ export interface KernelServices {
   logs: LogSink | undefined;
   /** The tenants that exist, when a plugin (identity) knows them. */
   tenants: TenantDirectory | undefined;
+  /** Background jobs under leases in the database (one instance runs a job at a time), and the leases themselves. */
+  jobs: Jobs;
+  /** Publish/subscribe within the process and across instances. */
+  events: Events;
 }
 
 /** Which tenants exist: the kernel asks it to refuse writes to unknown tenants and to list account-wide. */

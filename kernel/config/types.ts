@@ -21,6 +21,10 @@ export interface KernelConfig {
   idempotency?: { retention_hours?: number; purge_interval_seconds?: number };
   /** Rate of account-trail records (calls nobody authenticated), per instance. */
   account_trail: { per_second: number; burst: number };
+  /** Background jobs and their leases; defaults filled in by the config schema. */
+  jobs?: { lease_ms?: number; stop_timeout_ms?: number };
+  /** The events service; defaults filled in by the config schema. */
+  events?: { poll_ms?: number; retention_seconds?: number };
   log: { level: string };
   build: { version: string; commit: string };
 }

@@ -7,7 +7,7 @@ import { advanceClock, createHead, lockHead, recordsToSeal, tenantsToSeal, write
 export interface SealerOptions {
   /** How long the sealer waits after a commit, gathering the records of a burst into one batch. */
   delayMs: number;
-  /** How often every tenant is checked for records left unsealed (by an instance that died, say). */
+  /** How often every tenant is checked for records left unsealed (by an instance that died, say): the sweep job's interval. */
   sweepMs: number;
   /** Records chained per transaction. */
   batch: number;
@@ -18,8 +18,10 @@ export interface Sealer {
   soon(tenantId: string): void;
   /** Chains every committed record of the tenant now. */
   now(tenantId: string): Promise<void>;
+  /** Finds the tenants with records nobody chained and chains them shortly (run as a job, see workers.ts). */
+  sweep(): Promise<void>;
   start(): Promise<void>;
-  /** Stops the timers and chains what is pending before the database goes away. */
+  /** Stops the timer and chains what is pending before the database goes away. */
   stop(): Promise<void>;
 }
 
@@ -37,9 +39,7 @@ const RETRY_MS = 1000;
 export function createSealer(db: Knex, logger: Logger, options: SealerOptions, metrics: SealerMetrics): Sealer {
   const pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
-  let sweeper: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
-  let sweeping: Promise<void> | undefined;
   let stopped = false;
 
   /** Chains up to one batch; returns how many records it chained. */
@@ -107,11 +107,12 @@ export function createSealer(db: Knex, logger: Logger, options: SealerOptions, m
   async function sweep(): Promise<void> {
     try {
       for (const tenantId of await tenantsToSeal(db)) pending.add(tenantId);
-      if (pending.size > 0) schedule(0);
     } catch (err) {
-      logger.warn({ err }, 'audit sweep failed');
+      // Counted with the seal failures; the job runner logs it and retries.
       metrics.failed();
+      throw err;
     }
+    if (pending.size > 0) schedule(0);
   }
 
   return {
@@ -120,22 +121,15 @@ export function createSealer(db: Knex, logger: Logger, options: SealerOptions, m
       schedule(options.delayMs);
     },
     now: sealAll,
+    sweep,
     async start() {
       const offset = await advanceClock(db);
       if (offset !== 0) logger.warn({ offset }, 'audit transaction ids restarted below the sealed ones (a restored database?); new records are stamped above them');
-      const run = (): void => {
-        sweeping ??= sweep().finally(() => (sweeping = undefined));
-      };
-      run();
-      sweeper = setInterval(run, options.sweepMs);
-      sweeper.unref();
     },
     async stop() {
       stopped = true;
-      clearInterval(sweeper);
       clearTimeout(timer);
       timer = undefined;
-      await sweeping;
       await running;
       await flush();
     },

@@ -20,6 +20,7 @@ interface Queued {
  * so a caller inside a request's transaction cannot deadlock the embedded database's single
  * connection); the queue is stored in batches right after, from outside any request. Logs are
  * diagnostics, not the audit trail: when the queue is full, new records are dropped and counted.
+ * It is not a kernel job: the queue is this process's memory, and a job's lease is cluster-wide.
  */
 export function createLogSink(db: Knex, clock: Clock, logger: Logger): LogSink & { stop(): Promise<void>; dropped(): number } {
   let queue: Queued[] = [];

@@ -1,0 +1,136 @@
+import type { Knex } from 'knex';
+import type { Migration } from '../types.js';
+
+export const EVENTS = 'kernel_events';
+
+/**
+ * Events are rows: a notification only says "look", so an instance that missed one (its listening
+ * connection dropped) still reads the event when it polls. `xact` is the writing transaction, the
+ * order readers follow (see `readAfter`).
+ */
+export const eventsMigration: Migration = {
+  name: '005_kernel_events',
+  async up(db) {
+    await db.schema.createTable(EVENTS, (t) => {
+      t.bigIncrements('id').primary();
+      t.bigInteger('xact').notNullable().defaultTo(db.raw('pg_current_xact_id()::text::bigint'));
+      t.text('topic').notNullable();
+      t.jsonb('payload').notNullable();
+      t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.raw('now()'));
+      t.index(['xact', 'id'], 'kernel_events_position');
+      t.index(['created_at'], 'kernel_events_created');
+    });
+  },
+  async down(db) {
+    await db.schema.dropTable(EVENTS);
+  },
+};
+
+/** Where a reader stands: every event at or before (xact, id) has been read. */
+export interface Position {
+  xact: number;
+  id: number;
+}
+
+export interface EventRow {
+  id: number;
+  xact: number;
+  topic: string;
+  payload: unknown;
+  created_at: Date;
+}
+
+interface RawRow {
+  id: string | number;
+  xact: string | number;
+  topic: string;
+  payload: unknown;
+  created_at: Date | string;
+}
+
+const toRow = (r: RawRow): EventRow => ({ id: Number(r.id), xact: Number(r.xact), topic: r.topic, payload: r.payload, created_at: new Date(r.created_at) });
+
+/** Past any id: a position (x, LAST_ID) means "everything of transactions up to x". */
+export const LAST_ID = Number.MAX_SAFE_INTEGER;
+
+const HORIZON = 'pg_snapshot_xmin(pg_current_snapshot())::text::bigint';
+
+/**
+ * Inserts the event and notifies `channel` with its id, in one statement of the caller's
+ * transaction; PostgreSQL sends the notification only when that transaction commits.
+ */
+export async function insertEvent(db: Knex | Knex.Transaction, channel: string, topic: string, payload: string): Promise<string> {
+  const result = await db.raw(
+    `WITH e AS (INSERT INTO ${EVENTS} (topic, payload) VALUES (?, ?::jsonb) RETURNING id)
+     SELECT e.id, pg_notify(?, e.id::text) FROM e`,
+    [topic, payload, channel],
+  );
+  return String((result.rows as Array<{ id: string | number }>)[0]?.id);
+}
+
+/**
+ * Where a new reader starts: after everything of the transactions already finished, so it sees
+ * the events of those still running and of every later one.
+ */
+export async function currentPosition(db: Knex): Promise<Position> {
+  const result = await db.raw(`SELECT ${HORIZON} - 1 AS xact`);
+  return { xact: Number((result.rows as Array<{ xact: string | number }>)[0]?.xact), id: LAST_ID };
+}
+
+/**
+ * The next events after `after`, in (xact, id) order, only from transactions below the horizon
+ * (every transaction older than the oldest still running has finished). Ids alone would not do:
+ * a transaction that began earlier can commit a smaller id after a larger one was read. Returns
+ * the rows and the horizon, so a reader that got a short batch can move up to it.
+ */
+export async function readAfter(db: Knex, after: Position, limit: number): Promise<{ rows: EventRow[]; horizon: number }> {
+  const result = await db.raw(
+    `WITH h AS (SELECT ${HORIZON} AS horizon)
+     SELECT h.horizon, e.id, e.xact, e.topic, e.payload, e.created_at
+       FROM h LEFT JOIN LATERAL (
+         SELECT id, xact, topic, payload, created_at FROM ${EVENTS}
+          WHERE (xact, id) > (?::bigint, ?::bigint) AND xact < h.horizon
+          ORDER BY xact, id LIMIT ?
+       ) e ON true`,
+    [after.xact, after.id, limit],
+  );
+  const raw = result.rows as Array<RawRow & { horizon: string | number; id: string | number | null }>;
+  return { rows: raw.filter((r) => r.id !== null).map(toRow), horizon: Number(raw[0]?.horizon) };
+}
+
+/** The events with these ids (those a notification announced), in (xact, id) order. */
+export async function readByIds(db: Knex, ids: readonly number[]): Promise<EventRow[]> {
+  const result = await db.raw(
+    `SELECT id, xact, topic, payload, created_at FROM ${EVENTS} WHERE id = ANY (?::bigint[]) ORDER BY xact, id`,
+    [`{${ids.join(',')}}`],
+  );
+  return (result.rows as RawRow[]).map(toRow);
+}
+
+/**
+ * Deletes events stamped with transaction ids the server has not reached: they can only come
+ * from a copy of another server (a restore), and readers here would otherwise take them for
+ * events still to come and stop at them.
+ */
+export async function dropForeignEvents(db: Knex): Promise<void> {
+  await db.raw(`DELETE FROM ${EVENTS} WHERE xact > pg_current_xact_id()::text::bigint`);
+}
+
+/** Deletes events older than the retention, in batches; returns how many. */
+export async function purgeEvents(db: Knex, retentionSeconds: number, batch = 5000): Promise<number> {
+  let total = 0;
+  for (;;) {
+    // Counted in SQL: the embedded driver does not report a DELETE's row count.
+    const result = await db.raw(
+      `WITH gone AS (
+         DELETE FROM ${EVENTS}
+          WHERE id = ANY (ARRAY(SELECT id FROM ${EVENTS} WHERE created_at < now() - ?::float8 * interval '1 second' LIMIT ?))
+         RETURNING 1
+       ) SELECT count(*)::integer AS n FROM gone`,
+      [retentionSeconds, batch],
+    );
+    const n = (result.rows as Array<{ n: number }>)[0]?.n ?? 0;
+    total += n;
+    if (n < batch) return total;
+  }
+}

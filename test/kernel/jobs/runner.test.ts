@@ -1,0 +1,177 @@
+import { expect } from 'chai';
+import type { Database } from '../../../kernel/db/connect.js';
+import { LeaseLostError } from '../../../kernel/jobs/runner.js';
+import { waitFor } from '../../support/relay.js';
+import { counter, cuttable, instance, openKernelDatabase, overlaps, recorder, sleep, type Instance } from './helpers.js';
+
+// Two runners on one database, in one process: on PGlite that is the only way to share a
+// database; on PostgreSQL the same holds across processes (see two-kernels.test.ts).
+describe('job runner: two instances on one database', function () {
+  this.timeout(60_000);
+  let database: Database & { url?: string };
+  const started: Instance[] = [];
+  const start = async (holder: string, options: Parameters<typeof instance>[2] = {}) => {
+    const i = await instance(database, holder, options);
+    started.push(i);
+    return i;
+  };
+
+  // One database for the suite; every test names its own jobs.
+  before(async () => {
+    database = await openKernelDatabase();
+  });
+  afterEach(async () => {
+    for (const i of started.splice(0)) await i.stop();
+  });
+  after(() => database.close());
+
+  const holderOf = (i: Instance, name: string, key?: string) => i.runner.leases.holderOf(name, key);
+
+  it('runs a scheduled job on exactly one instance at a time', async () => {
+    const log = recorder();
+    const [a, b] = [await start('a'), await start('b')];
+    for (const i of [a, b]) {
+      i.runner.register({ name: 'test.tick', intervalMs: 40, run: (ctx) => log.run(ctx, () => sleep(25, ctx.signal)) });
+      i.runner.start();
+    }
+    expect(await waitFor(async () => log.runs.filter((r) => r.end !== undefined).length >= 10, 20_000)).to.equal(true);
+    expect(overlaps(log.runs)).to.deep.equal([]);
+    expect(new Set(log.runs.map((r) => r.holder)).size).to.equal(1);
+  });
+
+  it('moves the job to the other instance when its holder can no longer renew, aborting the run it had going', async () => {
+    const log = recorder();
+    const reasons: unknown[] = [];
+    const link = cuttable(database.knex);
+    const a = await start('a', { db: link.db });
+    // Each run lasts until its lease is lost: only the signal ends it.
+    const spec = {
+      name: 'test.long',
+      intervalMs: 50,
+      run: (ctx: Parameters<typeof log.run>[0]) =>
+        log.run(ctx, async () => {
+          await sleep(60_000, ctx.signal);
+          reasons.push(ctx.signal.reason);
+        }),
+    };
+    a.runner.register(spec);
+    a.runner.start();
+    expect(await waitFor(async () => log.runs.some((r) => r.holder === 'a'), 10_000)).to.equal(true);
+    const b = await start('b');
+    b.runner.register(spec);
+    b.runner.start();
+
+    // On a loaded machine a renewal can come back late and count as a loss before the cut too.
+    const lostBefore = await counter(a.metrics, 'kernel_job_leases_lost_total', { job: 'test.long' });
+    link.cut();
+    const cutAt = performance.now();
+    expect(await waitFor(async () => log.runs.some((r) => r.holder === 'b'), 10_000)).to.equal(true);
+    const first = log.runs.filter((r) => r.holder === 'a').at(-1);
+    const moved = log.runs.find((r) => r.holder === 'b');
+    expect(first).to.include({ aborted: true });
+    expect(reasons.at(-1)).to.be.instanceOf(LeaseLostError);
+    expect(moved!.epoch).to.equal(first!.epoch + 1);
+    // The lease lapses at most lease_ms (500) after the last renewal before the cut; a second of slack for a loaded machine.
+    expect(moved!.start - cutAt).to.be.below(500 + 1000);
+    expect(overlaps(log.runs)).to.deep.equal([]);
+    expect(await counter(a.metrics, 'kernel_job_leases_lost_total', { job: 'test.long' })).to.equal(lostBefore + 1);
+    expect(await holderOf(b, 'test.long')).to.deep.equal({ holder: 'b', epoch: moved!.epoch });
+  });
+
+  it('never overlaps a job with itself, and runs asked for during a run coalesce into one more', async () => {
+    const log = recorder();
+    const a = await start('a');
+    let release: () => void = () => undefined;
+    a.runner.register({ name: 'test.slow', run: (ctx) => log.run(ctx, () => new Promise<void>((resolve) => (release = resolve))) });
+    a.runner.start();
+    a.runner.trigger('test.slow');
+    expect(await waitFor(async () => log.runs.length === 1, 5000)).to.equal(true);
+    for (let i = 0; i < 5; i++) a.runner.trigger('test.slow');
+    await sleep(200);
+    expect(log.runs).to.have.length(1);
+    release();
+    expect(await waitFor(async () => log.runs.length === 2, 5000)).to.equal(true);
+    release();
+    await sleep(200);
+    expect(log.runs).to.have.length(2);
+    expect(overlaps(log.runs)).to.deep.equal([]);
+  });
+
+  it('runs a triggered job only when asked, on the instance holding it, even when asked on the other', async () => {
+    const log = recorder();
+    const [a, b] = [await start('a'), await start('b')];
+    for (const i of [a, b]) {
+      i.runner.register({ name: 'test.on-demand', run: (ctx) => log.run(ctx) });
+      i.runner.start();
+    }
+    expect(await waitFor(async () => (await holderOf(a, 'test.on-demand')) !== null, 5000)).to.equal(true);
+    const { holder } = (await holderOf(a, 'test.on-demand'))!;
+    await sleep(300);
+    expect(log.runs).to.deep.equal([]);
+    const other = holder === 'a' ? b : a;
+    other.runner.trigger('test.on-demand');
+    expect(await waitFor(async () => log.runs.length === 1, 5000)).to.equal(true);
+    expect(log.runs[0]?.holder).to.equal(holder);
+    await sleep(300);
+    expect(log.runs).to.have.length(1);
+  });
+
+  it('shares the keys of a keyed job between the instances, one lease per key', async () => {
+    const log = recorder();
+    const keys = ['p0', 'p1', 'p2', 'p3'];
+    const [a, b] = [await start('a'), await start('b')];
+    for (const i of [a, b]) {
+      i.runner.register({ name: 'test.partitions', keys: () => keys, intervalMs: 50, run: (ctx) => log.run(ctx, () => sleep(10, ctx.signal)) });
+      i.runner.start();
+    }
+    const holders = async () => Promise.all(keys.map(async (key) => (await holderOf(a, 'test.partitions', key))?.holder));
+    const split = async () => {
+      const now = await holders();
+      return now.filter((h) => h === 'a').length === 2 && now.filter((h) => h === 'b').length === 2;
+    };
+    expect(await waitFor(split, 15_000)).to.equal(true);
+    const since = performance.now();
+    expect(await waitFor(async () => keys.every((key) => log.runs.some((r) => r.key === key && r.start > since)), 10_000)).to.equal(true);
+    expect(overlaps(log.runs)).to.deep.equal([]);
+  });
+
+  it('logs and counts a failing run, retries it with backoff, and keeps running the other jobs', async () => {
+    const log = recorder();
+    const a = await start('a');
+    let attempts = 0;
+    a.runner.register({
+      name: 'test.failing',
+      run: () => {
+        attempts += 1;
+        throw new Error('broken on purpose');
+      },
+    });
+    a.runner.register({ name: 'test.healthy', intervalMs: 50, run: (ctx) => log.run(ctx) });
+    a.runner.start();
+    a.runner.trigger('test.failing');
+    expect(await waitFor(async () => attempts >= 2, 10_000)).to.equal(true);
+    expect(await counter(a.metrics, 'kernel_job_runs_total', { job: 'test.failing', outcome: 'failure' })).to.be.at.least(2);
+    expect(await waitFor(async () => log.runs.length >= 3, 5000)).to.equal(true);
+    expect(await counter(a.metrics, 'kernel_job_runs_total', { job: 'test.healthy', outcome: 'success' })).to.be.at.least(3);
+  });
+
+  it('on stop, aborts the running job, waits for it, and releases its lease so the other instance takes over at once', async () => {
+    const log = recorder();
+    // A lease of a minute: only the release (and the event telling of it) lets the other take over within the test.
+    const [a, b] = [await start('a', { leaseMs: 60_000 }), await start('b', { leaseMs: 60_000 })];
+    const spec = { name: 'test.handover', intervalMs: 50, run: (ctx: Parameters<typeof log.run>[0]) => log.run(ctx, () => sleep(60_000, ctx.signal)) };
+    a.runner.register(spec);
+    a.runner.start();
+    expect(await waitFor(async () => log.runs.length === 1, 5000)).to.equal(true);
+    b.runner.register(spec);
+    b.runner.start();
+    await sleep(200);
+    expect(log.runs).to.have.length(1);
+
+    await a.stop();
+    expect(log.runs[0]).to.include({ holder: 'a', aborted: true });
+    expect(log.runs[0]?.end).to.be.a('number');
+    expect(await waitFor(async () => log.runs.some((r) => r.holder === 'b'), 5000)).to.equal(true);
+    expect(overlaps(log.runs)).to.deep.equal([]);
+  });
+});
