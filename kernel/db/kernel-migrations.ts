@@ -1,6 +1,7 @@
 import type { Migration } from '../types.js';
 import { secretsMigration } from '../secrets.js';
 import { idempotencyMigration, keyExpiryIndexMigration } from '../idempotency/store.js';
+import { ticketsMigration } from '../realtime/tickets.js';
 
 /** The kernel's own tables, migrated before any plugin's. */
-export const kernelMigrations: Migration[] = [secretsMigration, idempotencyMigration, keyExpiryIndexMigration];
+export const kernelMigrations: Migration[] = [secretsMigration, idempotencyMigration, keyExpiryIndexMigration, ticketsMigration];

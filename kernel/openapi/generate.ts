@@ -3,6 +3,7 @@ import { localSchemaName, rewriteRefs } from '../manifest/compile.js';
 import { PUBLIC } from '../manifest/types.js';
 import type { JsonSchema, Manifest } from '../manifest/types.js';
 import type { CompiledRoute } from '../types.js';
+import { describeStreaming } from './streaming.js';
 
 export interface OpenApiInput {
   title: string;
@@ -109,6 +110,7 @@ function operation(route: CompiledRoute, securityNames: string[]): Record<string
   } else if (decl.body_type === 'octet-stream') {
     op.requestBody = { required: true, content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } };
   }
+  describeStreaming(route, op, ref);
   return op;
 }
 
