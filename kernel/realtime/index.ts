@@ -45,16 +45,18 @@ export function createRealtime(input: {
   new Gauge({ name: 'websocket_open_sockets', help: 'WebSockets open on this instance.', registers: [input.metrics], collect() { this.set(sockets.size); } });
   new Gauge({ name: 'sse_open_streams', help: 'Server-sent event streams open on this instance.', registers: [input.metrics], collect() { this.set(streams.size); } });
 
-  const purge = setInterval(() => {
+  const socketRoutes = input.mounted.filter((m) => m.route.decl.upgrade === 'websocket');
+  // Tickets exist only where a WebSocket route does.
+  const purge = socketRoutes.length === 0 ? undefined : setInterval(() => {
     input.tickets.purge(db, input.clock.now()).catch((err: unknown) => logger.warn({ err }, 'expired ticket purge failed'));
   }, TICKET_PURGE_INTERVAL_MS);
-  purge.unref();
+  purge?.unref();
 
   return {
     streams,
     upgradeListener(plain) {
       return createUpgradeListener({
-        mounted: input.mounted.filter((m) => m.route.decl.upgrade === 'websocket'),
+        mounted: socketRoutes,
         sockets,
         origins: originCheck({ allowed: ws.allowed_origins, loopback: ws.allow_loopback_origins }),
         maxPayloadBytes: ws.max_payload_bytes,

@@ -75,7 +75,7 @@ export function createSocketRegistry(input: { db: Knex; logger: Logger; limits: 
     else slots.delete(key);
   }
 
-  const heartbeat = setInterval(() => {
+  function beat(): void {
     for (const entry of open) {
       if (!entry.alive) {
         entry.socket.terminate();
@@ -84,31 +84,32 @@ export function createSocketRegistry(input: { db: Knex; logger: Logger; limits: 
       entry.alive = false;
       entry.socket.ping();
     }
-  }, limits.pingIntervalMs);
-  heartbeat.unref();
+  }
 
   async function revalidate(): Promise<void> {
-    const byKind = new Map<string, { link: Authenticator; entries: OpenSocket[] }>();
+    type StillValid = NonNullable<Authenticator['stillValid']>;
+    const byKind = new Map<string, { stillValid: StillValid; entries: OpenSocket[] }>();
     const links = input.authenticators();
     for (const entry of open) {
       const kind = entry.held.credential.kind;
       let group = byKind.get(kind);
       if (!group) {
-        const link = links.find((a) => a.name === kind && a.stillValid);
-        if (!link) continue;
-        group = { link, entries: [] };
+        const link = links.find((a) => a.name === kind);
+        const stillValid = link?.stillValid?.bind(link);
+        if (!stillValid) continue;
+        group = { stillValid, entries: [] };
         byKind.set(kind, group);
       }
       group.entries.push(entry);
     }
-    for (const [kind, { link, entries }] of byKind) {
+    for (const [kind, { stillValid, entries }] of byKind) {
       const distinct = new Map<string, HeldCredential>();
       for (const entry of entries) distinct.set(`${entry.held.tenantId}\u001f${entry.held.credential.id}`, entry.held);
       const held = [...distinct.values()];
       const valid = new Set<string>();
       try {
         for (let i = 0; i < held.length; i += REVALIDATE_BATCH) {
-          for (const id of await (link.stillValid as NonNullable<Authenticator['stillValid']>)(held.slice(i, i + REVALIDATE_BATCH), db)) valid.add(id);
+          for (const id of await stillValid(held.slice(i, i + REVALIDATE_BATCH), db)) valid.add(id);
         }
       } catch (err) {
         // The database is out of reach: nobody can revoke anything meanwhile either, so the
@@ -127,7 +128,7 @@ export function createSocketRegistry(input: { db: Knex; logger: Logger; limits: 
   }
 
   let checking = false;
-  const revalidation = setInterval(() => {
+  function check(): void {
     if (checking || open.size === 0) return;
     checking = true;
     revalidate()
@@ -135,8 +136,15 @@ export function createSocketRegistry(input: { db: Knex; logger: Logger; limits: 
       .finally(() => {
         checking = false;
       });
-  }, limits.revalidateIntervalMs);
-  revalidation.unref();
+  }
+
+  // Started with the first socket, so an instance that never opens one keeps no timers.
+  let timers: NodeJS.Timeout[] | undefined;
+  function startTimers(): void {
+    if (timers) return;
+    timers = [setInterval(beat, limits.pingIntervalMs), setInterval(check, limits.revalidateIntervalMs)];
+    for (const timer of timers) timer.unref();
+  }
 
   return {
     reserve(principal) {
@@ -159,6 +167,7 @@ export function createSocketRegistry(input: { db: Knex; logger: Logger; limits: 
       }
       const entry: OpenSocket = { socket, held: { tenantId: principal.tenantId, subjectId: principal.subjectId, credential: principal.credential }, alive: true };
       open.add(entry);
+      startTimers();
       socket.on('pong', () => {
         entry.alive = true;
       });
@@ -171,8 +180,7 @@ export function createSocketRegistry(input: { db: Knex; logger: Logger; limits: 
 
     async close() {
       closing = true;
-      clearInterval(heartbeat);
-      clearInterval(revalidation);
+      for (const timer of timers ?? []) clearInterval(timer);
       const pending = [...open].map((entry) => closeSocket(entry.socket, CLOSE_GOING_AWAY, 'server shutting down'));
       open.clear();
       await Promise.all(pending);

@@ -211,12 +211,26 @@ describe('WebSocket routes (the echo fixture over real sockets)', function () {
   });
 });
 
-describe('WebSocket routes at shutdown', function () {
+describe('WebSocket routes in a local deployment without authenticator', function () {
   this.timeout(120_000);
+  let tk: TestKernel;
+  before(async () => {
+    tk = await startKernel({ plugins: ['system', FIXTURE], auth: { mode: 'none' } });
+  });
+  after(() => tk.close());
+
+  it('still open with a ticket, minted by the local admin', async () => {
+    const minted = await tk.request('POST', '/echo/tickets', { body: { room: 'local' } });
+    expect(minted.status).to.equal(201);
+    expect((await mustRefuse(tk, '/echo/ws?room=local')).status).to.equal(401);
+    const socket = await mustOpen(tk, `/echo/ws?room=local&ticket=${minted.body.ticket}`);
+    expect(JSON.parse((await inbox(socket).next()).data.toString())).to.deep.equal({ welcome: { subject: 'local-admin', tenant: 'default', room: 'local' } });
+    await shut(socket);
+  });
+
   it('closes open sockets with 1001 when the kernel closes', async () => {
-    const tk = await startKernel({ plugins: PLUGINS });
-    const admin = await loginAdmin(tk);
-    const socket = await mustOpen(tk, `/echo/ws?room=bye&ticket=${await mintTicket(tk, admin, { room: 'bye' })}`);
+    const minted = await tk.request('POST', '/echo/tickets', { body: { room: 'bye' } });
+    const socket = await mustOpen(tk, `/echo/ws?room=bye&ticket=${minted.body.ticket}`);
     const closing = closed(socket);
     await tk.close();
     expect((await closing).code).to.equal(1001);
