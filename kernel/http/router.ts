@@ -58,7 +58,7 @@ function httpHandler(mounted: MountedRoute, http: KernelConfig['http'], streams?
     });
     const reply = await run(call);
     if (call.principal) ctx.state.subjectId = call.principal.subjectId;
-    if (reply.events && streams) return streams.send(ctx, reply.events, reply.headers);
+    if (streams && route.decl.stream === 'sse' && reply.events) return streams.send(ctx, reply.events, reply.headers);
     writeReply(ctx, reply, route.decl.response.content_type);
   };
 }
