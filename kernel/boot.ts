@@ -25,6 +25,9 @@ import { newCall } from './pipeline/call.js';
 import { accountWideList } from './tenancy/account-wide.js';
 import { createHttpApp } from './http/app.js';
 import { answerClientErrors } from './http/client-error.js';
+import { createTicketStore } from './realtime/tickets.js';
+import { createRealtime } from './realtime/index.js';
+import { isStreaming } from './manifest/types.js';
 import { ApiError } from './errors.js';
 import type { Endpoint, MountedRoute } from './http/router.js';
 import type {
@@ -107,6 +110,8 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       securitySchemes: () => Object.assign({}, ...authenticators.map((a) => a.securitySchemes ?? {})) as Record<string, Record<string, unknown>>,
     });
     const metrics = createMetricsRegistry();
+    const clock = options.clock ?? { now: () => new Date() };
+    const tickets = createTicketStore(clock);
     const readiness = createReadiness(config.database.ready_timeout_ms);
     const stopTimeoutMs = config.jobs?.stop_timeout_ms ?? 5000;
     const events = createEventBus({ database, url: config.database.url, logger: logger.child({ component: 'events' }), metrics, pollMs: config.events?.poll_ms ?? 1000, stopTimeoutMs });
@@ -144,7 +149,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       db: database.knex,
       logger,
       config,
-      clock: options.clock ?? { now: () => new Date() },
+      clock,
       catalog,
       dispatcher,
       metrics,
@@ -156,6 +161,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       tenants: undefined,
       jobs,
       events,
+      tickets,
     };
     readiness.add('database', async () => {
       await database.knex.raw('select 1');
@@ -191,7 +197,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     // the links the plugins contributed, in order.
     services.authenticators = [delegation, ...authenticators];
     await services.secrets.key('cursor');
-    const factories = pipelineFactories(new SchemaCompiler(manifests), extraSteps);
+    const factories = pipelineFactories(new SchemaCompiler(manifests), extraSteps, tickets);
     const mounted: MountedRoute[] = routes.map((route) => {
       const instance = instances.find((i) => i.id === route.plugin)?.instance as PluginInstance;
       const handler = instance.handlers[route.decl.operation];
@@ -201,7 +207,8 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
         call.db = services.db;
         return pipeline(call);
       };
-      runners.set(route.decl.operation, run);
+      // A WebSocket or event stream cannot be dispatched as one call with one reply.
+      if (!isStreaming(route.decl)) runners.set(route.decl.operation, run);
       return { route, run };
     });
 
@@ -213,7 +220,8 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     let started = true;
     readiness.add('plugins', async () => started);
 
-    const { app, endpoints } = createHttpApp({ config, logger, metrics, mounted });
+    const realtime = createRealtime({ config, logger, db: database.knex, clock, metrics, tickets, mounted, authenticators: () => services.authenticators });
+    const { app, endpoints } = createHttpApp({ config, logger, metrics, mounted, streams: realtime.streams });
     let server: Server | undefined;
     const sockets = new Set<Socket>();
     let closing: Promise<void> | undefined;
@@ -231,6 +239,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
           const s = app.listen(config.http.port, config.http.host);
           server = s;
           answerClientErrors(s, logger);
+          s.on('upgrade', realtime.upgradeListener(app.callback()));
           s.on('connection', (socket: Socket) => {
             sockets.add(socket);
             socket.on('close', () => sockets.delete(socket));
@@ -251,10 +260,15 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
             const s = server;
             const drained = new Promise<void>((resolve) => s.close(() => resolve()));
             s.closeIdleConnections();
+            // WebSockets and event streams never end by themselves: they are closed first.
+            await realtime.close();
+            s.closeIdleConnections();
             const grace = setTimeout(() => s.closeAllConnections(), config.http.shutdown_grace_ms);
             await drained;
             clearTimeout(grace);
             for (const socket of sockets) socket.destroy();
+          } else {
+            await realtime.close();
           }
           // Jobs stop before the plugins whose work they run; events after the plugins that publish them.
           await jobs.stop();

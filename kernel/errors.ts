@@ -19,6 +19,7 @@ export const ERROR_CATALOGUE = {
   duplicate_identifier: { status: 409, message: 'That identifier is already taken.' },
   payload_too_large: { status: 413, message: 'The request body is larger than the limit.' },
   unsupported_media_type: { status: 415, message: 'The request body has an unsupported content type.' },
+  upgrade_required: { status: 426, message: 'This route must be opened with a protocol upgrade (WebSocket).' },
   idempotency_key_reused: { status: 422, message: 'The idempotency key was used with a different payload.' },
   promotion_gate_failed: { status: 422, message: 'A promotion gate rejected the change.' },
   too_many_requests: { status: 429, message: 'Too many requests; back off and retry.' },

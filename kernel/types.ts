@@ -5,6 +5,7 @@
  */
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
+import type { WebSocket } from 'ws';
 import type { RouteDecl, Manifest, JsonSchema } from './manifest/types.js';
 import type { Jobs } from './jobs/types.js';
 import type { Events } from './events/types.js';
@@ -46,7 +47,34 @@ export interface Reply {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /**
+   * A route declared `stream: "sse"` answers 200 with this instead of a body: the kernel pulls
+   * one event at a time (never faster than the client reads), sends heartbeat comments while it
+   * waits, and aborts `signal` when the client goes away or the kernel shuts down.
+   */
+  events?: EventSource;
+  /** A route declared `upgrade: "websocket"` answers with this: it takes the socket once the upgrade is done. */
+  websocket?: SocketSession;
 }
+
+/** One server-sent event; `data` is sent as is when a string, as JSON otherwise. */
+export interface ServerSentEvent {
+  id?: string | number;
+  event?: string;
+  data: unknown;
+  /** Reconnection delay the client should use, in milliseconds. */
+  retry?: number;
+}
+
+/** What a streamed route's handler returns: an async generator, typically, that honours `signal`. */
+export type EventSource = (signal: AbortSignal) => AsyncIterable<ServerSentEvent>;
+
+/**
+ * Runs one WebSocket connection (the `ws` package's socket). The kernel has checked the ticket,
+ * tenancy and RBAC before; it pings the peer, enforces the payload limit and closes the socket
+ * when its credential is revoked or the kernel shuts down, so the session only listens for 'close'.
+ */
+export type SocketSession = (socket: WebSocket) => void;
 
 export type Transport = 'http' | 'mcp';
 
@@ -117,9 +145,19 @@ export interface CompiledRoute {
   readonly schemas: { params?: JsonSchema; query?: JsonSchema; body?: JsonSchema; response?: JsonSchema };
 }
 
+/** A credential as a ticket or an open socket remembers it (never the secret itself). */
+export interface HeldCredential {
+  tenantId: string;
+  subjectId: string;
+  credential: Principal['credential'];
+}
+
 /** Pluggable link in the authentication chain. */
 export interface Authenticator {
-  /** Human name of the scheme, used in logs and the OpenAPI document. */
+  /**
+   * Human name of the scheme, used in logs and the OpenAPI document. A link that implements
+   * `resume` or `stillValid` names the credential kind its principals carry (`session`, ...).
+   */
   readonly name: string;
   /**
    * Returns the principal, or null when the request carries no credential of this scheme (the
@@ -129,6 +167,17 @@ export interface Authenticator {
   authenticate(call: Call): Promise<Principal | null>;
   /** OpenAPI security schemes this link accepts, by scheme name. */
   readonly securitySchemes?: Record<string, Record<string, unknown>>;
+  /**
+   * The principal of a credential this link accepted earlier, as it stands now (current roles
+   * and permissions), or null when it is no longer valid. Used when a WebSocket ticket minted
+   * under the credential is redeemed; without it the principal is taken as it was at minting.
+   */
+  resume?(held: HeldCredential, db: Knex): Promise<Principal | null>;
+  /**
+   * The ids of those credentials that are still valid (not revoked, expired or disabled): one
+   * pass for many open sockets. The kernel closes the sockets of the others.
+   */
+  stillValid?(held: readonly HeldCredential[], db: Knex): Promise<ReadonlySet<string>>;
 }
 
 export type AuditOutcome = 'success' | 'refused' | 'failed' | 'replayed' | 'dry_run';
@@ -224,6 +273,26 @@ export interface Dispatcher {
   dispatch(request: DispatchRequest): Promise<Reply>;
 }
 
+/** A ticket as its minter receives it; only its SHA-256 is stored. */
+export interface MintedTicket {
+  ticket: string;
+  expires_at: string;
+}
+
+/**
+ * One-time tickets that open WebSocket routes (a browser cannot send a credential header on a
+ * WebSocket). A plugin mints one over an authenticated route; the kernel redeems it in the
+ * upgrade, once, within 30 s, for the same subject, tenant, resource and channel.
+ */
+export interface TicketService {
+  /**
+   * Mints a ticket for the call's principal and tenant, written with the call's database handle
+   * (so a dry run or a failed call leaves none). `channel` is the `ticket.channel` a WebSocket
+   * route declares; `resource` is what the socket is for (a workspace id, a room).
+   */
+  mint(call: Call, binding: { resource: string; channel: string }): Promise<MintedTicket>;
+}
+
 /** Services the kernel offers; a plugin gets only those its manifest `requires.services`. */
 export interface KernelServices {
   db: Knex;
@@ -246,6 +315,8 @@ export interface KernelServices {
   jobs: Jobs;
   /** Publish/subscribe within the process and across instances. */
   events: Events;
+  /** One-time tickets that open WebSocket routes. */
+  tickets: TicketService;
 }
 
 /** Which tenants exist: the kernel asks it to refuse writes to unknown tenants and to list account-wide. */

@@ -12,6 +12,15 @@ export interface KernelConfig {
     binary_limit_bytes: number;
     shutdown_grace_ms: number;
     trust_proxy: boolean;
+    websocket: {
+      allowed_origins: string[];
+      allow_loopback_origins: boolean;
+      max_payload_bytes: number;
+      max_sockets_per_subject: number;
+      ping_interval_ms: number;
+      revalidate_interval_ms: number;
+    };
+    sse: { heartbeat_ms: number };
   };
   database: { url?: string; data_dir?: string; schema?: string; pool_max: number; ready_timeout_ms: number };
   plugins: PluginRef[];

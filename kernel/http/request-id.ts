@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 
-const ACCEPTABLE = /^[A-Za-z0-9._:-]{1,128}$/;
+/** What an incoming X-Request-Id may look like to be kept. */
+export const ACCEPTABLE = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Takes a sane incoming X-Request-Id or makes one, and echoes it on the response. */
 export function requestId(): Middleware {

@@ -6,6 +6,7 @@ import type { KernelConfig } from '../config/types.js';
 import type { Call, CompiledRoute, Reply } from '../types.js';
 import { readBody } from './body.js';
 import { newCall } from '../pipeline/call.js';
+import type { EventStreams } from './sse.js';
 
 export interface MountedRoute {
   route: CompiledRoute;
@@ -31,8 +32,14 @@ function writeReply(ctx: Context, reply: Reply, contentType: string | undefined)
 type RouteHandler = (ctx: Context, params: Record<string, string>) => Promise<void>;
 
 /** The Koa side of a route: turn the request into a Call, run the pipeline, write the reply. */
-function httpHandler(mounted: MountedRoute, http: KernelConfig['http']): RouteHandler {
+function httpHandler(mounted: MountedRoute, http: KernelConfig['http'], streams?: EventStreams): RouteHandler {
   const { route, run } = mounted;
+  // A WebSocket route is opened by the server's 'upgrade' listener (upgrade.ts); a plain GET of it is told so.
+  if (route.decl.upgrade === 'websocket') {
+    return async () => {
+      throw new ApiError('upgrade_required', `${route.path} opens a WebSocket: send the upgrade handshake with ?ticket=.`, { headers: { Upgrade: 'websocket', Connection: 'Upgrade' } });
+    };
+  }
   const bodyType = route.decl.body_type ?? (route.schemas.body ? 'json' : 'none');
   const limits = { json: http.body_limit_bytes, binary: http.binary_limit_bytes };
   return async (ctx, params) => {
@@ -51,6 +58,7 @@ function httpHandler(mounted: MountedRoute, http: KernelConfig['http']): RouteHa
     });
     const reply = await run(call);
     if (call.principal) ctx.state.subjectId = call.principal.subjectId;
+    if (streams && route.decl.stream === 'sse' && reply.events) return streams.send(ctx, reply.events, reply.headers);
     writeReply(ctx, reply, route.decl.response.content_type);
   };
 }
@@ -65,14 +73,14 @@ export interface Endpoint {
  * lookup; the others through @koa/router's matcher, once. Unknown paths are 404; a known path
  * with another method is 405 with `Allow` listing the methods it takes.
  */
-export function buildRouter(mounted: readonly MountedRoute[], http: KernelConfig['http']): { middleware: Middleware; endpoints: Endpoint[] } {
+export function buildRouter(mounted: readonly MountedRoute[], http: KernelConfig['http'], streams?: EventStreams): { middleware: Middleware; endpoints: Endpoint[] } {
   // The router is used as a matcher only (its layers' own middleware never runs), so each
   // request is matched once and goes straight to the route's handler.
   const router = new Router();
   const exact = new Map<string, RouteHandler>();
   const handlers = new Map<unknown, RouteHandler>();
   for (const entry of mounted) {
-    const handler = httpHandler(entry, http);
+    const handler = httpHandler(entry, http, streams);
     const { method } = entry.route.decl;
     const layer = router.register(routerPath(entry.route.path), [method], () => undefined);
     handlers.set(layer, handler);

@@ -34,6 +34,8 @@ function withProperties(schema: JsonSchema, extra: Record<string, JsonSchema>): 
 
 const TENANT_ID = TENANT_ID_FIELD;
 
+const TICKET: JsonSchema = { type: 'string', minLength: 1, maxLength: 128, description: 'One-time ticket (30 s) that opens this WebSocket.' };
+
 /** Turns `/components/{id}` into the router's `/components/:id`. */
 export function routerPath(path: string): string {
   return path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
@@ -77,6 +79,7 @@ export function compileRoute(plugin: string, original: RouteDecl, named: Readonl
     queryExtra.cursor = { type: 'string', minLength: 1, maxLength: 2048, description: 'Opaque cursor from the previous page.' };
   }
   if (dryRunAllowed) queryExtra.dry_run = { type: 'boolean', description: 'Run every check and the change in a transaction that is rolled back.' };
+  if (decl.upgrade === 'websocket') queryExtra.ticket = TICKET;
   query = withProperties(query, queryExtra);
 
   let body = decl.body;

@@ -45,8 +45,35 @@ function routeProblems(plugin: string, route: RouteDecl, permissions: ReadonlySe
   const params = inline(route.params, named);
   const declared = Object.keys((params?.properties as Record<string, unknown> | undefined) ?? {});
   if (params) for (const name of names) if (!declared.includes(name)) problems.push(`${at}: path parameter {${name}} has no schema in params`);
+  problems.push(...streamingProblems(at, route, named));
   const refs = JSON.stringify([route.params, route.query, route.body, route.response.schema]).matchAll(/"\$ref":"#\/schemas\/([^"]+)"/g);
   for (const [, name] of refs) if (!schemas.has(name as string)) problems.push(`${at}: $ref #/schemas/${name} names no schema of the plugin`);
+  return problems;
+}
+
+/** WebSocket and event-stream routes: GETs that run no paging, with the status their protocol answers. */
+function streamingProblems(at: string, route: RouteDecl, named: Readonly<Record<string, JsonSchema>>): string[] {
+  const problems: string[] = [];
+  const kind = route.upgrade === 'websocket' ? 'a WebSocket route' : route.stream === 'sse' ? 'an event-stream route' : undefined;
+  if (route.ticket && route.upgrade !== 'websocket') problems.push(`${at}: ticket is declared but the route does not upgrade to a WebSocket`);
+  if (route.response.status === 101 && route.upgrade !== 'websocket') problems.push(`${at}: status 101 is for WebSocket routes only`);
+  if (!kind) return problems;
+  if (route.upgrade && route.stream) problems.push(`${at}: a route either upgrades to a WebSocket or streams events, not both`);
+  if (route.method !== 'GET') problems.push(`${at}: ${kind} must be a GET`);
+  if (route.paging) problems.push(`${at}: ${kind} cannot declare paging`);
+  if (route.body || (route.body_type && route.body_type !== 'none')) problems.push(`${at}: ${kind} takes no request body`);
+  if (route.upgrade === 'websocket') {
+    if (route.response.status !== 101) problems.push(`${at}: a WebSocket route answers status 101`);
+    if (route.permission === PUBLIC) problems.push(`${at}: a WebSocket route opens with a ticket, so it cannot be public`);
+    if (!route.ticket) problems.push(`${at}: a WebSocket route declares its ticket channel (ticket.channel)`);
+    const param = route.ticket?.resource_param;
+    if (param !== undefined) {
+      const query = Object.keys((inline(route.query, named)?.properties as Record<string, unknown> | undefined) ?? {});
+      if (!pathParamNames(route.path).includes(param) && !query.includes(param)) problems.push(`${at}: ticket.resource_param ${param} is neither a path parameter nor a query field`);
+    }
+  } else if (route.response.status !== 200) {
+    problems.push(`${at}: an event-stream route answers status 200`);
+  }
   return problems;
 }
 
@@ -78,6 +105,12 @@ export function checkConformance(surfaces: readonly PluginSurface[]): void {
     }
     for (const handler of handlers) {
       if (!routeOps.has(handler)) problems.push(`plugin ${manifest.id}, operation ${handler}: the handler has no route in ${loaded.file}`);
+    }
+  }
+  for (const { loaded } of surfaces) {
+    for (const route of loaded.manifest.routes) {
+      const minter = route.ticket?.minted_by;
+      if (minter !== undefined && !operations.has(minter)) problems.push(`plugin ${loaded.manifest.id}, operation ${route.operation}: ticket.minted_by names no operation of an enabled plugin (${minter})`);
     }
   }
   if (problems.length > 0) throw new ConformanceError(problems);

@@ -23,6 +23,16 @@ export interface PagingPolicy {
   filters?: string[];
 }
 
+/** How a WebSocket route's one-time ticket is bound (see TicketService). */
+export interface TicketBinding {
+  /** The channel tickets for this route are minted for. */
+  channel: string;
+  /** A path or query parameter whose value must be the ticket's resource. */
+  resource_param?: string;
+  /** The operation that mints tickets for this route (documentation for clients). */
+  minted_by?: string;
+}
+
 export interface RouteDecl {
   operation: string;
   method: HttpMethod;
@@ -49,6 +59,11 @@ export interface RouteDecl {
   audit?: { class: AuditClass; fields?: string[]; reason?: string };
   dry_run?: boolean;
   tags?: string[];
+  /** `websocket`: a GET that upgrades, opened with a one-time ticket (`?ticket=`). */
+  upgrade?: 'websocket';
+  ticket?: TicketBinding;
+  /** `sse`: a GET answered with server-sent events (the handler returns `events`). */
+  stream?: 'sse';
 }
 
 export interface Manifest {
@@ -72,4 +87,9 @@ export const AUTHENTICATED = 'authenticated';
 
 export function isMutating(method: HttpMethod): boolean {
   return method !== 'GET';
+}
+
+/** A route that is not one request and one buffered reply: a WebSocket or an event stream. */
+export function isStreaming(route: RouteDecl): boolean {
+  return route.upgrade !== undefined || route.stream !== undefined;
 }

@@ -7,6 +7,7 @@ import { usedSchemas } from './prune.js';
 import { errorResponseComponents, operationResponses } from './responses.js';
 import { DRY_RUN_REPORT_SCHEMA, ERROR_SCHEMA } from './schemas.js';
 import { errorStatuses } from './statuses.js';
+import { describeStreaming } from './streaming.js';
 
 export interface OpenApiInput {
   title: string;
@@ -78,6 +79,7 @@ function operation(route: CompiledRoute, errors: readonly number[], securityName
   if (decl.paging) op['x-paging'] = { default_limit: decl.paging.default_limit, max_limit: decl.paging.max_limit, cursor_in: decl.paging.cursor_in };
   const body = requestBody(route, ref);
   if (body) op.requestBody = body;
+  describeStreaming(route, op, ref);
   return op;
 }
 

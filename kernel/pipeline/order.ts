@@ -10,6 +10,8 @@ import { validateStep } from './steps/validate.js';
 import { transactionStep } from './steps/transaction.js';
 import { idempotencyStep } from './steps/idempotency.js';
 import { pagingStep } from './steps/paging.js';
+import { ticketStep } from './steps/ticket.js';
+import type { TicketStore } from '../realtime/tickets.js';
 
 /**
  * The request pipeline in DESIGN.md's order. Each factory decides at boot whether its step
@@ -23,13 +25,16 @@ import { pagingStep } from './steps/paging.js';
  * Dry-run and audit come first so that a call refused by any later step is still recorded (and
  * recorded as a dry run when it was one); the dry-run report wraps the reply after the audit
  * step has recorded what would have happened. Idempotency runs inside the transaction, so a
- * stored response commits with its effect and audit record or not at all.
+ * stored response commits with its effect and audit record or not at all. A WebSocket route
+ * authenticates by its ticket instead of the credential chain; it and an event-stream route are
+ * GETs, so no transaction, idempotency or audit step applies to them.
  */
-export function pipelineFactories(compiler: SchemaCompiler, extra: Partial<Record<StepSlot, StepFactory[]>>): StepFactory[] {
+export function pipelineFactories(compiler: SchemaCompiler, extra: Partial<Record<StepSlot, StepFactory[]>>, tickets: TicketStore): StepFactory[] {
   return [
     dryRunStep,
     auditStep,
     authenticateStep,
+    ticketStep(tickets),
     ...(extra.authenticate ?? []),
     inputGuardStep,
     tenancyStep,

@@ -20,7 +20,8 @@ const plugin: PluginDefinition = {
     const { catalog, config, dispatcher } = context.services as Pick<KernelServices, 'catalog' | 'config' | 'dispatcher'>;
     // Routes and manifests are fixed once the kernel has booted, so the tools are built once.
     const tools = buildTools(catalog);
-    const mcpTools = new Map([...tools].filter(([name]) => name !== MCP_TRANSPORT_OPERATION));
+    // The MCP transport route is not a tool of itself; WebSockets and event streams are no tools at all.
+    const mcpTools = new Map([...tools].filter(([name, tool]) => name !== MCP_TRANSPORT_OPERATION && tool.entry.callable));
     const server = createMcpServer({
       tools: mcpTools,
       dispatcher,

@@ -15,6 +15,13 @@ export interface CatalogEntry {
   idempotency: CompiledRoute['idempotency'];
   paging?: { default_limit: number; max_limit: number; cursor_in: 'header' | 'body' };
   input_schema: JsonSchema;
+  /**
+   * false for a WebSocket or an event stream: listed so an agent knows it exists, but it is no
+   * tool (one call, one result) and MCP neither lists nor calls it.
+   */
+  callable: boolean;
+  /** How a non-callable operation is opened. */
+  transport?: 'websocket' | 'sse';
 }
 
 /** One tool in MCP `tools/list` form. */
@@ -51,6 +58,10 @@ function describe(route: CompiledRoute): string {
   }
   if (route.idempotency !== 'none') parts.push(`Send ${route.idempotency} so a retry with the same value has no second effect.`);
   if (route.dryRunAllowed) parts.push('dry_run=true runs every check and reports the outcome without keeping the change.');
+  if (decl.upgrade === 'websocket') {
+    parts.push(`Not a tool: a WebSocket, opened with a one-time ticket for channel ${decl.ticket?.channel ?? '?'}${decl.ticket?.minted_by ? ` (minted by ${decl.ticket.minted_by})` : ''}.`);
+  }
+  if (decl.stream === 'sse') parts.push('Not a tool: a stream of server-sent events.');
   return parts.join(' ');
 }
 
@@ -76,6 +87,7 @@ function toTool(route: CompiledRoute, named: Readonly<Record<string, JsonSchema>
   const { decl } = route;
   const { schema, layout } = toolInput(route, named);
   const description = describe(route);
+  const transport: CatalogEntry['transport'] = decl.upgrade === 'websocket' ? 'websocket' : decl.stream === 'sse' ? 'sse' : undefined;
   const entry: CatalogEntry = {
     name: decl.operation,
     plugin: route.plugin,
@@ -88,6 +100,8 @@ function toTool(route: CompiledRoute, named: Readonly<Record<string, JsonSchema>
     idempotency: route.idempotency,
     ...(decl.paging ? { paging: { default_limit: decl.paging.default_limit, max_limit: decl.paging.max_limit, cursor_in: decl.paging.cursor_in } } : {}),
     input_schema: schema,
+    callable: transport === undefined,
+    ...(transport ? { transport } : {}),
   };
   const mcp: McpTool = { name: decl.operation, title: decl.summary, description, inputSchema: schema, annotations: annotations(route) };
   return { route, layout, entry, mcp };

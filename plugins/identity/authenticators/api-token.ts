@@ -3,6 +3,7 @@ import type { IdentityDeps } from '../deps.js';
 import { findTokenByHash, touchToken } from '../store/api-tokens.js';
 import { hashSecret, hasPrefix, parseSecret, sameHash } from '../tokens/format.js';
 import { authorizationCredential, invalidCredential } from './credentials.js';
+import { heldApiTokens } from './held.js';
 
 /** last_used_at is written at most this often per token, so reads stay one query. */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -10,6 +11,7 @@ const TOUCH_INTERVAL_MS = 60_000;
 /** `Authorization: Bearer sk_…` or `X-API-Key: sk_…`; checked against the database every time. */
 export function apiTokenAuthenticator(deps: IdentityDeps): Authenticator {
   return {
+    ...heldApiTokens(deps),
     name: 'api_token',
     securitySchemes: {
       apiToken: { type: 'http', scheme: 'bearer', bearerFormat: 'sk_…', description: 'API token from POST /api-tokens.' },

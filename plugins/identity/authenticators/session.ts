@@ -2,6 +2,7 @@ import type { Authenticator, Principal } from '../../../kernel/types.js';
 import type { IdentityDeps } from '../deps.js';
 import { hashSecret, hasPrefix, parseSecret, sameHash } from '../tokens/format.js';
 import { authorizationCredential, invalidCredential } from './credentials.js';
+import { heldSessions } from './held.js';
 
 interface SessionLookup {
   id: string;
@@ -21,6 +22,7 @@ interface SessionLookup {
  */
 export function sessionAuthenticator(deps: IdentityDeps): Authenticator {
   return {
+    ...heldSessions(deps),
     name: 'session',
     securitySchemes: { session: { type: 'http', scheme: 'bearer', bearerFormat: 'sess_…', description: 'Session access token from POST /auth/login.' } },
     async authenticate(call) {

@@ -11,6 +11,17 @@ describe('configuration', () => {
     expect(config.database.data_dir).to.equal('./data');
   });
 
+  it('fills in the WebSocket and event-stream limits, allowing loopback origins in the local profile only', () => {
+    const local = loadConfig({ env: {} });
+    expect(local.http.websocket).to.deep.equal({
+      allowed_origins: [], allow_loopback_origins: true, max_payload_bytes: 1048576, max_sockets_per_subject: 32, ping_interval_ms: 30000, revalidate_interval_ms: 1000,
+    });
+    expect(local.http.sse).to.deep.equal({ heartbeat_ms: 15000 });
+    const production = loadConfig({ env: { RUNTIME_PROFILE: 'production', DATABASE_URL: 'postgres://db/x' } });
+    expect(production.http.websocket.allow_loopback_origins).to.equal(false);
+    expect(() => loadConfig({ env: {}, overrides: { http: { websocket: { allowed_origins: ['console.example.com'] } } } })).to.throw(ConfigError, /\/http\/websocket\/allowed_origins\/0/);
+  });
+
   it('lets the environment override the profile', () => {
     const config = loadConfig({ env: { PORT: '9090', HOST: '0.0.0.0', RUNTIME_DATA_DIR: '/tmp/x', DATABASE_URL: 'postgres://db/x' } });
     expect(config.http.port).to.equal(9090);

@@ -82,3 +82,56 @@ describe('boot conformance', () => {
     expect(err.message).to.include('/routes/0/method');
   });
 });
+
+describe('boot conformance of WebSocket and event-stream routes', () => {
+  const socketRoute: RouteDecl = {
+    operation: 'openWidgetSocket', method: 'GET', path: '/widgets/{id}/ws', permission: 'test:widget:read', category: 'test', read_only: true,
+    summary: 'Watch a widget', upgrade: 'websocket', ticket: { channel: 'widget', resource_param: 'id' }, response: { status: 101 },
+  };
+  const streamRoute: RouteDecl = {
+    operation: 'streamWidgets', method: 'GET', path: '/widgets/events', permission: 'test:widget:read', category: 'test', read_only: true,
+    summary: 'Widget events', stream: 'sse', response: { status: 200 },
+  };
+
+  it('refuses a WebSocket route that is no GET, is public, declares no ticket channel or answers other than 101', async () => {
+    const { ticket: _t, ...unticketed } = socketRoute;
+    const err = await bootError(widgetPlugin([{ ...unticketed, method: 'POST', permission: 'public', response: { status: 200 }, audit: { class: 'action' } }], { openWidgetSocket: ok }));
+    const at = 'plugin widgets, operation openWidgetSocket';
+    expect(err.message).to.include(`${at}: a WebSocket route must be a GET`);
+    expect(err.message).to.include(`${at}: a WebSocket route opens with a ticket, so it cannot be public`);
+    expect(err.message).to.include(`${at}: a WebSocket route declares its ticket channel (ticket.channel)`);
+    expect(err.message).to.include(`${at}: a WebSocket route answers status 101`);
+  });
+
+  it('refuses a ticket bound to a parameter the route does not have, or minted by an unknown operation', async () => {
+    const err = await bootError(widgetPlugin([{ ...socketRoute, ticket: { channel: 'widget', resource_param: 'room', minted_by: 'mintNothing' } }], { openWidgetSocket: ok }));
+    expect(err.message).to.include('ticket.resource_param room is neither a path parameter nor a query field');
+    expect(err.message).to.include('ticket.minted_by names no operation of an enabled plugin (mintNothing)');
+  });
+
+  it('refuses an event stream with paging, a body or a status other than 200, and status 101 or a ticket elsewhere', async () => {
+    const err = await bootError(widgetPlugin(
+      [
+        { ...streamRoute, response: { status: 201, schema: { type: 'object', properties: { items: { type: 'array' } } } }, paging: { default_limit: 1, max_limit: 2, cursor_in: 'header', key: ['id'] }, body: { type: 'object' } },
+        { ...listRoute, response: { status: 101 }, ticket: { channel: 'widget' } },
+      ],
+      { streamWidgets: ok, listWidgets: ok },
+    ));
+    const stream = 'plugin widgets, operation streamWidgets';
+    expect(err.message).to.include(`${stream}: an event-stream route cannot declare paging`);
+    expect(err.message).to.include(`${stream}: an event-stream route takes no request body`);
+    expect(err.message).to.include(`${stream}: an event-stream route answers status 200`);
+    expect(err.message).to.include('plugin widgets, operation listWidgets: status 101 is for WebSocket routes only');
+    expect(err.message).to.include('plugin widgets, operation listWidgets: ticket is declared but the route does not upgrade to a WebSocket');
+  });
+
+  it('boots conformant WebSocket and event-stream routes', async () => {
+    const config = loadConfig({ profile: 'test', env: {}, overrides: { plugins: ['system'], auth: { mode: 'none' }, database: testDatabase() } });
+    const kernel = await createKernel({ config, plugins: [widgetPlugin([socketRoute, streamRoute], { openWidgetSocket: ok, streamWidgets: ok })] });
+    try {
+      expect(kernel.catalog.byOperation('openWidgetSocket')?.schemas.query?.properties).to.have.property('ticket');
+    } finally {
+      await kernel.close();
+    }
+  });
+});
