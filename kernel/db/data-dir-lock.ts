@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, linkSync, openSync, readFileSync, realpathSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, openSync, readFileSync, readlinkSync, realpathSync, statSync, unlinkSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 
@@ -11,6 +11,10 @@ const RECLAIM_STALE_MS = 10_000;
 /** A lock file that cannot be parsed (a writer died mid-write on a filesystem without hard links) is stale after this long. */
 const UNREADABLE_STALE_MS = 10_000;
 const ATTEMPTS = 20;
+/** The holder touches its lock file this often, for those who cannot see its process (below). */
+const HEARTBEAT_MS = 5_000;
+/** A lock from another host or container counts as held while it was touched within this time. */
+export const FOREIGN_STALE_MS = 30_000;
 
 /** Who holds the lock: enough to tell whether that process still runs, even after a reboot or a pid reuse. */
 interface Owner {
@@ -20,6 +24,8 @@ interface Owner {
   boot: string | null;
   /** Linux start time of the process (clock ticks since boot): a reused pid has another one. */
   start: string | null;
+  /** Linux pid namespace: containers sharing the host name and a volume still number processes apart. */
+  pidns: string | null;
   since: string;
   token: string;
 }
@@ -31,9 +37,10 @@ export interface DataDirLock {
 }
 
 export class DataDirInUseError extends Error {
-  constructor(readonly dir: string, readonly file: string, owner: Owner | null) {
+  constructor(readonly dir: string, readonly file: string, owner: Owner | null, foreign = false) {
     const who = owner ? `pid ${owner.pid} on ${owner.host}, since ${owner.since}` : 'its lock file is being written';
-    super(`the data directory ${dir} is in use by another runtime process (${who}); stop that process first, or delete ${file} if it no longer runs`);
+    const wait = foreign ? `, or wait: a lock from another host or container is taken over once ${FOREIGN_STALE_MS / 1000} s pass without its process refreshing it` : '';
+    super(`the data directory ${dir} is in use by another runtime process (${who}); stop that process first${wait}, or delete ${file} if it no longer runs`);
     this.name = 'DataDirInUseError';
   }
 }
@@ -46,6 +53,14 @@ function readText(file: string): string | undefined {
     return readFileSync(file, 'utf8');
   } catch {
     return undefined;
+  }
+}
+
+function pidNamespace(): string | null {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return null;
   }
 }
 
@@ -74,19 +89,25 @@ function parseOwner(text: string): Owner | null {
   try {
     const value = JSON.parse(text) as Partial<Owner>;
     if (typeof value.pid !== 'number' || typeof value.host !== 'string' || typeof value.token !== 'string') return null;
-    return { pid: value.pid, host: value.host, boot: value.boot ?? null, start: value.start ?? null, since: String(value.since ?? ''), token: value.token };
+    return { pid: value.pid, host: value.host, boot: value.boot ?? null, start: value.start ?? null, pidns: value.pidns ?? null, since: String(value.since ?? ''), token: value.token };
   } catch {
     return null;
   }
 }
 
+/** Whether the lock's process can be looked at from here: same host, same process numbering. */
+function visible(owner: Owner): boolean {
+  return owner.host === hostname() && owner.pidns === pidNamespace();
+}
+
 /**
- * Whether the process named in a lock file still runs. Another machine's processes cannot be
- * checked (a data directory shared between hosts or containers), so such a lock counts as held:
- * refusing to start is recoverable, two writers on one data directory are not.
+ * Whether the process named in a lock file still runs. One on this host is looked up: by pid,
+ * and by its start time against a reused pid; none survives a reboot. One on another host, or in
+ * another container (own pid numbering: a data directory on a shared volume), cannot be looked
+ * up, so its lock holds while the process keeps touching it.
  */
 function ownerRuns(owner: Owner, file: string): boolean {
-  if (owner.host !== hostname()) return true;
+  if (!visible(owner)) return ageMs(file) < FOREIGN_STALE_MS;
   const boot = bootId();
   if (owner.boot && boot && owner.boot !== boot) return false;
   if (owner.pid === process.pid) return heldHere.has(file);
@@ -177,14 +198,16 @@ function reclaim(file: string, stale: string, token: string): void {
 export function lockDataDir(dir: string): DataDirLock {
   // The real path: the same directory reached through a symbolic link is the same lock.
   const file = join(realpathSync(dir), LOCK_FILE);
-  const owner: Owner = { pid: process.pid, host: hostname(), boot: bootId(), start: startTimeOf(process.pid), since: new Date().toISOString(), token: randomUUID() };
+  const owner: Owner = {
+    pid: process.pid, host: hostname(), boot: bootId(), start: startTimeOf(process.pid), pidns: pidNamespace(), since: new Date().toISOString(), token: randomUUID(),
+  };
   const content = `${JSON.stringify(owner)}\n`;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     if (create(file, content)) return held(file, content);
     const current = readText(file);
     if (current === undefined) continue;
     const holder = parseOwner(current);
-    if (holder ? ownerRuns(holder, file) : ageMs(file) <= UNREADABLE_STALE_MS) throw new DataDirInUseError(dir, file, holder);
+    if (holder ? ownerRuns(holder, file) : ageMs(file) <= UNREADABLE_STALE_MS) throw new DataDirInUseError(dir, file, holder, holder !== null && !visible(holder));
     reclaim(file, current, owner.token);
   }
   throw new Error(`could not take the lock ${file}: it keeps changing`);
@@ -192,10 +215,19 @@ export function lockDataDir(dir: string): DataDirLock {
 
 function held(file: string, content: string): DataDirLock {
   heldHere.add(file);
+  const heartbeat = setInterval(() => {
+    try {
+      if (readText(file) === content) utimesSync(file, new Date(), new Date());
+    } catch {
+      // The next beat tries again; a lock that stays untouched only matters to another container.
+    }
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
   let released = false;
   const release = (): void => {
     if (released) return;
     released = true;
+    clearInterval(heartbeat);
     heldHere.delete(file);
     process.removeListener('exit', release);
     if (readText(file) === content) removeIfThere(file);

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectDatabase } from '../../../kernel/db/connect.js';
-import { DataDirInUseError, LOCK_FILE, lockDataDir } from '../../../kernel/db/data-dir-lock.js';
+import { DataDirInUseError, FOREIGN_STALE_MS, LOCK_FILE, lockDataDir } from '../../../kernel/db/data-dir-lock.js';
 import { fromRoot } from '../../../kernel/paths.js';
-import { freshDataDir } from '../../support/process.js';
+import { freshDataDir, within } from '../../support/process.js';
 
 const onLinux = existsSync('/proc/sys/kernel/random/boot_id');
 
@@ -60,11 +60,27 @@ describe('data directory lock', () => {
     }
   });
 
-  it('refuses a lock written on another host, whose processes it cannot see', () => {
+  it('honours a lock from another host or container while its process refreshes it, and takes it over once it stops', () => {
     const dir = freshDataDir();
-    lockLeftByKilledProcess(dir);
-    rewriteLock(dir, { host: 'another-host' });
-    expect(() => lockDataDir(dir)).to.throw(DataDirInUseError, 'on another-host');
+    for (const elsewhere of [{ host: 'another-host' }, { pidns: 'pid:[1]' }]) {
+      lockLeftByKilledProcess(dir);
+      rewriteLock(dir, elsewhere);
+      expect(() => lockDataDir(dir)).to.throw(DataDirInUseError, `taken over once ${FOREIGN_STALE_MS / 1000} s pass without its process refreshing it`);
+      const longAgo = new Date(Date.now() - FOREIGN_STALE_MS - 1000);
+      utimesSync(join(dir, LOCK_FILE), longAgo, longAgo);
+      lockDataDir(dir).release();
+    }
+  });
+
+  it('keeps its lock file fresh while it holds it', async () => {
+    const lock = lockDataDir(freshDataDir());
+    try {
+      const longAgo = new Date(Date.now() - FOREIGN_STALE_MS - 1000);
+      utimesSync(lock.file, longAgo, longAgo);
+      expect(await within(15000, () => Date.now() - statSync(lock.file).mtimeMs < FOREIGN_STALE_MS)).to.equal(true);
+    } finally {
+      lock.release();
+    }
   });
 
   it('takes over a lock whose pid now belongs to another process (other start time) or was written before a reboot', function () {
