@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 import { createMetricsRegistry } from './metrics.js';
 import type { KernelConfig } from './config/types.js';
 import { connectDatabase, type Database } from './db/connect.js';
@@ -31,7 +31,7 @@ import { isStreaming } from './manifest/types.js';
 import { ApiError } from './errors.js';
 import type { Endpoint, MountedRoute } from './http/router.js';
 import type {
-  Authenticator, Call, Catalog, Dispatcher, KernelServices, PluginContext, PluginDefinition, PluginInstance, Principal, Reply, StepFactory, StepSlot,
+  Authenticator, Call, Catalog, Dispatcher, KernelMode, KernelServices, PluginContext, PluginDefinition, PluginInstance, Principal, Reply, StepFactory, StepSlot,
 } from './types.js';
 
 export interface Kernel {
@@ -56,15 +56,18 @@ export interface KernelOptions {
   clock?: KernelServices['clock'];
   /** Plugin definitions added in code after the configured ones (embedding, tests). */
   plugins?: readonly PluginDefinition[];
+  /** `maintenance` boots to run an operator command (kernel/admin); default `serve`. */
+  mode?: KernelMode;
 }
 
-function createLogger(config: Readonly<KernelConfig>): Logger {
+/** The kernel's logger; `destination` defaults to stdout (maintenance commands log to stderr). */
+export function createLogger(config: Readonly<KernelConfig>, destination?: DestinationStream): Logger {
   return pino({
     level: config.log.level,
     base: { service: 'runtime-kernel', profile: config.profile },
     // Belt and braces: the kernel never logs credentials, and these paths are censored if anyone tries.
     redact: { paths: ['password', '*.password', 'secret', '*.secret', 'token', '*.token', 'refresh_token', '*.refresh_token', 'authorization', '*.authorization', '*.headers.authorization', '*.headers["x-api-key"]'], censor: '[redacted]' },
-  });
+  }, destination);
 }
 
 /** Gives a plugin only the services its manifest requires (plus its logger, settings and clock). */
@@ -176,6 +179,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
         manifest: plugin.loaded.manifest,
         settings: Object.freeze({ ...plugin.settings }),
         services: servicesFor(plugin, services),
+        mode: options.mode ?? 'serve',
       };
       const instance = await plugin.definition.setup(context);
       instances.push({ id: plugin.definition.id, instance });

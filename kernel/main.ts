@@ -1,7 +1,11 @@
 import { loadConfig, ConfigError } from './config/load.js';
 import { createKernel } from './boot.js';
+import { DataDirInUseError } from './db/data-dir-lock.js';
 
-/** Process entry: load config, boot, serve, and drain on SIGTERM/SIGINT. */
+/**
+ * Process entry: load config, boot, serve, and drain on SIGTERM/SIGINT. Exit codes: 0 drained,
+ * 1 failed to start or to stop, 2 invalid configuration, 3 data directory in use by another process.
+ */
 async function main(): Promise<void> {
   let config;
   try {
@@ -13,11 +17,18 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  // Listening for the signals before the boot: a signal that arrives while the database is being
+  // opened or migrated stops the process once the boot is done, never halfway through it.
+  let stopSignal: string | undefined;
+  let stop = (signal: string): void => {
+    stopSignal ??= signal;
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+
   const kernel = await createKernel({ config });
-  const { url } = await kernel.listen();
-  kernel.logger.info({ url, profile: config.profile, plugins: kernel.catalog.manifests.map((m) => m.id) }, 'serving');
   let stopping = false;
-  const stop = (signal: string): void => {
+  stop = (signal: string): void => {
     if (stopping) return;
     stopping = true;
     kernel.logger.info({ signal }, 'draining');
@@ -29,11 +40,16 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  if (stopSignal) return stop(stopSignal);
+  const { url } = await kernel.listen();
+  kernel.logger.info({ url, pid: process.pid, profile: config.profile, plugins: kernel.catalog.manifests.map((m) => m.id) }, 'serving');
 }
 
 main().catch((err: unknown) => {
+  if (err instanceof DataDirInUseError) {
+    process.stderr.write(`runtime kernel refused to start: ${err.message}\n`);
+    process.exit(3);
+  }
   const message = err instanceof Error ? err.message : String(err);
   process.stderr.write(`runtime kernel failed to start: ${message}\n`);
   process.exit(1);

@@ -1,31 +1,11 @@
-// `npm start`: builds the TypeScript when the compiled output is missing or older than a
-// source file, then runs the kernel in this same process (so SIGTERM reaches it directly).
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+// `npm start`: builds the TypeScript when needed, then runs the kernel in this same process (the
+// start script execs node, so a SIGTERM sent to npm is forwarded straight to this process).
+import { pathToFileURL } from 'node:url';
+import { ensureBuilt } from './ensure-build.mjs';
+import { stopWithParent } from './parent-watch.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const entry = join(root, 'dist', 'kernel', 'main.js');
+// Under npm the server lives as long as npm does: a shell that does not forward signals, or an
+// npm killed outright, must not leave a server running (and holding its data directory) unseen.
+if (process.env.npm_lifecycle_event) stopWithParent('npm');
 
-function newestSource(dir) {
-  let newest = 0;
-  for (const item of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, item.name);
-    if (item.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (item.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-const stale = !existsSync(entry) || ['kernel', 'plugins'].some((dir) => newestSource(join(root, dir)) > statSync(entry).mtimeMs);
-if (stale) {
-  process.stderr.write('building (tsc)...\n');
-  const tsc = join(root, 'node_modules', '.bin', 'tsc');
-  const result = spawnSync(tsc, ['-p', join(root, 'tsconfig.json')], { stdio: 'inherit' });
-  if (result.status !== 0 && !existsSync(entry)) {
-    process.stderr.write('the build failed; run `npm install` first\n');
-    process.exit(1);
-  }
-}
-await import(pathToFileURL(entry).href);
+await import(pathToFileURL(ensureBuilt('kernel/main.js')).href);

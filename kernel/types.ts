@@ -23,7 +23,7 @@ export interface Principal {
   email?: string;
 }
 
-export type CredentialKind = 'session' | 'api_token' | 'oidc' | 'break_glass' | 'local';
+export type CredentialKind = 'session' | 'api_token' | 'oidc' | 'break_glass' | 'local' | 'maintenance';
 
 /** Audit attribution taken from the X-Service-* headers (spec §5). */
 export interface Attribution {
@@ -76,7 +76,8 @@ export type EventSource = (signal: AbortSignal) => AsyncIterable<ServerSentEvent
  */
 export type SocketSession = (socket: WebSocket) => void;
 
-export type Transport = 'http' | 'mcp';
+/** How a call reached the pipeline: HTTP, an MCP tool call, or an operator's maintenance command. */
+export type Transport = 'http' | 'mcp' | 'cli';
 
 /** One request as it flows through the pipeline. Steps fill in the optional parts. */
 export interface Call {
@@ -364,6 +365,39 @@ export interface PluginContext {
   /** The plugin's own section of the config (`plugins.<id>` settings), frozen. */
   settings: Readonly<Record<string, unknown>>;
   services: Partial<KernelServices>;
+  /**
+   * `serve`: a server. `maintenance`: a kernel booted to run one operator command and stop; it
+   * never listens, and a plugin provisions nothing on its own (no first-start accounts).
+   */
+  mode: KernelMode;
+}
+
+export type KernelMode = 'serve' | 'maintenance';
+
+/**
+ * An operator command a plugin offers (`npm run admin -- <name> [arguments]`), for what the API
+ * cannot do, such as recovering a lost admin password.
+ */
+export interface MaintenanceCommand {
+  /** One line for the list of commands. */
+  summary: string;
+  /** Its arguments, e.g. `[--tenant <id>] [--user <name>]`. */
+  usage: string;
+  /**
+   * Runs in a kernel booted in maintenance mode: migrated and set up, not listening, holding the
+   * data directory as a server would. Throws CommandError for wrong arguments or a missing target.
+   */
+  run(context: MaintenanceContext): Promise<void>;
+}
+
+export interface MaintenanceContext {
+  args: readonly string[];
+  services: KernelServices;
+  /** The plugin's own settings, as its setup() receives them. */
+  settings: Readonly<Record<string, unknown>>;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Prints one line of the command's result on stdout (logs go to stderr). */
+  print(line: string): void;
 }
 
 /** A plugin module's default export. */
@@ -373,4 +407,6 @@ export interface PluginDefinition {
   manifest: string | Manifest;
   migrations?: Migration[];
   setup(context: PluginContext): PluginInstance | Promise<PluginInstance>;
+  /** Operator commands by name (kebab-case), run by kernel/admin. */
+  commands?: Record<string, MaintenanceCommand>;
 }

@@ -5,6 +5,7 @@ import ClientPgLite from 'knex-pglite';
 import { fromRoot } from '../paths.js';
 import type { Logger } from 'pino';
 import type { KernelConfig } from '../config/types.js';
+import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
 
 export interface Database {
   knex: Knex;
@@ -13,16 +14,19 @@ export interface Database {
   close(): Promise<void>;
 }
 
-function embeddedConnection(dataDir: string | undefined): Record<string, unknown> {
-  if (!dataDir || dataDir === 'memory') return {};
+/** The embedded database's directory, created if missing; undefined when it lives in memory. */
+function embeddedDirectory(dataDir: string | undefined): string | undefined {
+  if (!dataDir || dataDir === 'memory') return undefined;
   const dir = isAbsolute(dataDir) ? dataDir : fromRoot(dataDir);
   mkdirSync(dir, { recursive: true });
-  return { filename: dir };
+  return dir;
 }
 
 /**
  * One SQL dialect everywhere: PostgreSQL. A URL selects a server through `pg`; otherwise the
  * embedded PGlite runs in-process, which holds exactly one connection (knex-pglite pins the pool).
+ * PGlite has no lock of its own: two processes on one data directory would both write and one's
+ * writes would be lost, so the directory is locked for this process until close (or its exit).
  */
 export async function connectDatabase(config: KernelConfig['database'], logger?: Logger): Promise<Database> {
   const schema = config.schema;
@@ -37,6 +41,7 @@ export async function connectDatabase(config: KernelConfig['database'], logger?:
     : undefined;
   let knex: Knex;
   let kind: Database['kind'];
+  let lock: DataDirLock | undefined;
   if (config.url) {
     kind = 'postgres';
     knex = knexFactory({
@@ -51,15 +56,30 @@ export async function connectDatabase(config: KernelConfig['database'], logger?:
     });
   } else {
     kind = 'embedded';
+    const dir = embeddedDirectory(config.data_dir);
+    lock = dir ? lockDataDir(dir) : undefined;
     knex = knexFactory({
       client: ClientPgLite as unknown as typeof knexFactory.Client,
       dialect: 'postgres',
-      connection: embeddedConnection(config.data_dir),
+      connection: dir ? { filename: dir } : {},
       acquireConnectionTimeout: 60_000,
       ...(log ? { log } : {}),
       ...(schema ? { searchPath: [schema] } : {}),
     } as Knex.Config);
   }
-  if (schema) await knex.raw('CREATE SCHEMA IF NOT EXISTS ??', [schema]);
-  return { knex, kind, close: () => knex.destroy() };
+  const close = async (): Promise<void> => {
+    try {
+      await knex.destroy();
+    } finally {
+      // Only once the database is closed may another process open the directory.
+      lock?.release();
+    }
+  };
+  try {
+    if (schema) await knex.raw('CREATE SCHEMA IF NOT EXISTS ??', [schema]);
+  } catch (err) {
+    await close().catch(() => undefined);
+    throw err;
+  }
+  return { knex, kind, close };
 }

@@ -8,6 +8,7 @@ import { breakGlassAuthenticator, breakGlassReadAudit } from './authenticators/b
 import { oidcAuthenticator } from './authenticators/oidc.js';
 import { sessionAuthenticator } from './authenticators/session.js';
 import { bootstrapAdmin } from './bootstrap.js';
+import { resetPasswordCommand } from './commands/reset-password.js';
 import type { IdentityDeps } from './deps.js';
 import { apiTokenHandlers } from './handlers/api-tokens.js';
 import { authHandlers } from './handlers/auth.js';
@@ -55,8 +56,10 @@ const plugin: PluginDefinition = {
       authenticators,
       tenants: { list: allTenantIds, exists: tenantExists },
       steps: { authenticate: breakGlassReadAudit(deps), authorize: passwordWorkStep(deps) },
-      start: () => bootstrapAdmin(services.db as Knex, deps),
+      // A maintenance command never creates the bootstrap account behind the operator's back.
+      start: () => (context.mode === 'maintenance' ? Promise.resolve() : bootstrapAdmin(services.db as Knex, deps)),
     };
   },
+  commands: { 'reset-password': resetPasswordCommand },
 };
 export default plugin;
