@@ -61,7 +61,8 @@ describe('telling a database that cannot be reached from a statement it refuses'
       const refused = await failure(() => db.knex.raw("select 'x - Connection terminated unexpectedly'::int"));
       expect(String((refused as Error).message)).to.include(' - Connection terminated unexpectedly');
       expect(isDatabaseUnreachable(refused)).to.equal(false);
-      expect(answer(refused)).to.include({ status: 500, code: 'internal_error' });
+      // A value its type refuses (22P02) is the caller's 400, not an outage.
+      expect(answer(refused)).to.include({ status: 400, code: 'validation_error' });
 
       const duplicate = await failure(() => db.knex('db_errors_probe').insert({ id: 'taken' }));
       expect(isDatabaseUnreachable(duplicate)).to.equal(false);

@@ -1,0 +1,148 @@
+/**
+ * The kernel's public API for plugins: with `kernel/errors.ts` and `kernel/types.ts`, the only
+ * kernel module a plugin imports. A plugin declares the services it needs as typed references
+ * and receives exactly those, typed; it offers and contributes to extension points; it owns its
+ * manifest, migrations, settings schema and error codes. (Backstage's `createBackendPlugin`,
+ * `coreServices` and `createExtensionPoint` are the model.)
+ */
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import type { KernelConfig } from '../config/types.js';
+import type { Events } from '../events/types.js';
+import type { JobSpec, Jobs } from '../jobs/types.js';
+import type {
+  AuditEntry, AuditSink, Authenticator, Catalog, Clock, Dispatcher, LogRecord, LogSink, Migration, PluginContext, PluginDefinition, PluginInstance, Readiness, SecretStore, StepFactory, StepSlot, TenantDirectory,
+} from '../types.js';
+import type { Manifest } from '../manifest/types.js';
+import { contribute, extensionPoint, serviceRef, type Contribution, type ExtensionPoint, type ServiceRef, type ServicesOf } from './refs.js';
+
+export { contribute, extensionPoint, serviceRef, type Contribution, type ExtensionPoint, type ServiceRef, type ServicesOf };
+
+/** The audit trail as a plugin sees it: writes go to the enabled audit sink, or nowhere. */
+export interface AuditTrail {
+  /** False when no audit plugin is enabled (a local evaluation may run so). */
+  readonly enabled: boolean;
+  /** Writes one record with `db` (a caller's transaction, so the record commits with its effect). */
+  write(db: Knex | Knex.Transaction, entry: AuditEntry): Promise<void>;
+}
+
+/** The runtime log (GET /logs) as a plugin sees it: records go to the enabled log sink, or nowhere. */
+export interface RuntimeLog {
+  readonly enabled: boolean;
+  /** Queues a record; never waits for the database. */
+  write(record: LogRecord): Promise<void>;
+  /** Resolves once every record queued so far is stored. */
+  flush(): Promise<void>;
+}
+
+/** Reads what the enabled plugins contributed to an extension point (complete once every plugin is set up). */
+export interface Extensions {
+  all<T>(point: ExtensionPoint<T>): readonly T[];
+  /** Which plugin gave each contribution. */
+  entries<T>(point: ExtensionPoint<T>): ReadonlyArray<{ plugin: string; value: T }>;
+}
+
+/** A pipeline step a plugin adds at one of the kernel's named insertion points. */
+export interface PipelineStep {
+  slot: StepSlot;
+  factory: StepFactory;
+}
+
+/**
+ * The one list of kernel services. The id is what a plain-JavaScript plugin names in its
+ * manifest's `requires.services`; a TypeScript plugin names the reference in `deps`.
+ */
+export const coreServices = {
+  db: serviceRef<Knex>('db'),
+  /** A child logger named after the plugin. */
+  logger: serviceRef<Logger>('logger'),
+  config: serviceRef<Readonly<KernelConfig>>('config'),
+  clock: serviceRef<Clock>('clock'),
+  catalog: serviceRef<Catalog>('catalog'),
+  dispatcher: serviceRef<Dispatcher>('dispatcher'),
+  metrics: serviceRef<Registry>('metrics'),
+  readiness: serviceRef<Readiness>('readiness'),
+  secrets: serviceRef<SecretStore>('secrets'),
+  jobs: serviceRef<Jobs>('jobs'),
+  events: serviceRef<Events>('events'),
+  audit: serviceRef<AuditTrail>('audit'),
+  logs: serviceRef<RuntimeLog>('logs'),
+  extensions: serviceRef<Extensions>('extensions'),
+} as const;
+
+/** Every service id, for checking what a manifest or a plugin asks for. */
+export const SERVICE_IDS: ReadonlySet<string> = new Set(Object.values(coreServices).map((ref) => ref.id));
+
+/**
+ * The kernel's own extension points: what the kernel reads from the enabled plugins. A
+ * disabled plugin's contributions are absent, like its routes.
+ */
+export const coreExtensions = {
+  /** Links of the credential chain, in plugin order. */
+  authenticators: extensionPoint<Authenticator>('kernel.authenticators'),
+  /** Steps added at the pipeline's insertion points. */
+  steps: extensionPoint<PipelineStep>('kernel.steps'),
+  /** Where the audit step writes records (one plugin). */
+  auditSink: extensionPoint<AuditSink>('kernel.audit-sink', { single: true }),
+  /** Where runtime logs go (one plugin). */
+  logSink: extensionPoint<LogSink>('kernel.log-sink', { single: true }),
+  /** Which tenants exist (one plugin). */
+  tenantDirectory: extensionPoint<TenantDirectory>('kernel.tenant-directory', { single: true }),
+  /** Background jobs, run under leases by the kernel's job runner. */
+  jobs: extensionPoint<JobSpec>('kernel.jobs'),
+} as const;
+
+/** What a typed plugin's setup receives besides its services. */
+export interface PluginSetupContext<S> {
+  readonly id: string;
+  readonly manifest: Manifest;
+  /** The plugin's settings, validated against its manifest's settings schema (defaults filled in), frozen. */
+  readonly settings: Readonly<S>;
+}
+
+/** What a plugin gives back from setup. */
+export interface PluginSetup {
+  handlers: PluginInstance['handlers'];
+  /** Values for extension points (the kernel's or another plugin's). */
+  contributions?: readonly Contribution<unknown>[];
+  /** Extension points this plugin offers; others contribute, this plugin reads them through `extensions`. */
+  offers?: readonly ExtensionPoint<unknown>[];
+  start?(): Promise<void>;
+  stop?(): Promise<void>;
+}
+
+export interface PluginSpec<D extends Record<string, ServiceRef<unknown>>, S> {
+  id: string;
+  /** Path of the manifest file (relative to the project root for built-ins), or the manifest itself. */
+  manifest: string | Manifest;
+  migrations?: Migration[];
+  /** The services the plugin needs; it receives exactly these. */
+  deps: D;
+  setup(services: ServicesOf<D>, context: PluginSetupContext<S>): PluginSetup | Promise<PluginSetup>;
+}
+
+/**
+ * Declares a plugin. `S` is the type of its settings, which the kernel validates against the
+ * manifest's `settings` schema before setup; `deps` decides the services it receives.
+ */
+export function createPlugin<D extends Record<string, ServiceRef<unknown>>, S = Readonly<Record<string, unknown>>>(spec: PluginSpec<D, S>): PluginDefinition {
+  const definition: PluginDefinition = {
+    id: spec.id,
+    manifest: spec.manifest,
+    deps: spec.deps,
+    setup: (context: PluginContext) => spec.setup(context.services as ServicesOf<D>, { id: context.id, manifest: context.manifest, settings: context.settings as Readonly<S> }),
+  };
+  if (spec.migrations) definition.migrations = spec.migrations;
+  return definition;
+}
+
+// What plugins use from the kernel's other modules, exported once here so no plugin reaches
+// into kernel internals.
+export { fromRoot } from '../paths.js';
+export { slugify } from '../ids.js';
+export { isUniqueViolation } from '../db/errors.js';
+export { pageOf, afterKey } from '../paging/page.js';
+export { canonicalJson } from '../paging/canonical.js';
+export { ACCOUNT_PERMISSION, ACCOUNT_WIDE, TENANT_PATTERN } from '../tenancy/scope.js';
+export { ACCOUNT_TRAIL } from '../audit/entry.js';
