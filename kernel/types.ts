@@ -9,6 +9,7 @@ import type { WebSocket } from 'ws';
 import type { RouteDecl, Manifest, JsonSchema } from './manifest/types.js';
 import type { Jobs } from './jobs/types.js';
 import type { Events } from './events/types.js';
+import type { Contribution, ExtensionPoint, ServiceRef } from './plugin/refs.js';
 
 /** Who is calling, as the authentication chain established it. */
 export interface Principal {
@@ -344,14 +345,13 @@ export interface Migration {
 /** What a plugin contributes once set up. */
 export interface PluginInstance {
   handlers: Record<string, Handler>;
-  authenticators?: Authenticator[];
-  /** The audit sink the kernel's audit step writes through (one plugin provides it). */
-  audit?: AuditSink;
-  logs?: LogSink;
-  /** The directory of tenants (one plugin provides it). */
-  tenants?: TenantDirectory;
-  /** Extra pipeline steps a plugin contributes at a named insertion point. */
-  steps?: Partial<Record<StepSlot, StepFactory>>;
+  /**
+   * Values for extension points: the kernel's (authenticators, pipeline steps, the audit and log
+   * sinks, the tenant directory, jobs; see kernel/plugin/api.ts) or another plugin's.
+   */
+  contributions?: readonly Contribution<unknown>[];
+  /** Extension points this plugin offers (others contribute; it reads them through `extensions`). */
+  offers?: readonly ExtensionPoint<unknown>[];
   start?(): Promise<void>;
   stop?(): Promise<void>;
 }
@@ -364,7 +364,12 @@ export interface PluginContext {
   manifest: Manifest;
   /** The plugin's own section of the config (`plugins.<id>` settings), frozen. */
   settings: Readonly<Record<string, unknown>>;
-  services: Partial<KernelServices>;
+  /**
+   * The services the plugin asked for, by the name it gave them: its `deps` (typed plugins) or
+   * the ids in its manifest's `requires.services` (plain JavaScript plugins). Always `logger`
+   * (named after the plugin) and `clock` too.
+   */
+  services: Readonly<Record<string, unknown>>;
   /**
    * `serve`: a server. `maintenance`: a kernel booted to run one operator command and stop; it
    * never listens, and a plugin provisions nothing on its own (no first-start accounts).
@@ -406,6 +411,8 @@ export interface PluginDefinition {
   /** Path of the manifest file, or the manifest itself. */
   manifest: string | Manifest;
   migrations?: Migration[];
+  /** The services it depends on, as typed references (createPlugin); else its manifest's `requires.services`. */
+  deps?: Readonly<Record<string, ServiceRef<unknown>>>;
   setup(context: PluginContext): PluginInstance | Promise<PluginInstance>;
   /** Operator commands by name (kebab-case), run by kernel/admin. */
   commands?: Record<string, MaintenanceCommand>;

@@ -12,7 +12,7 @@ import type { KernelConfig } from '../config/types.js';
 import type { Events } from '../events/types.js';
 import type { JobSpec, Jobs } from '../jobs/types.js';
 import type {
-  AuditEntry, AuditSink, Authenticator, Catalog, Clock, Dispatcher, LogRecord, LogSink, Migration, PluginContext, PluginDefinition, PluginInstance, Readiness, SecretStore, StepFactory, StepSlot, TenantDirectory,
+  AuditEntry, AuditSink, Authenticator, Catalog, Clock, Dispatcher, LogRecord, LogSink, Migration, PluginContext, PluginDefinition, PluginInstance, Readiness, SecretStore, StepFactory, StepSlot, TenantDirectory, TicketService,
 } from '../types.js';
 import type { Manifest } from '../manifest/types.js';
 import { contribute, extensionPoint, serviceRef, type Contribution, type ExtensionPoint, type ServiceRef, type ServicesOf } from './refs.js';
@@ -66,6 +66,8 @@ export const coreServices = {
   secrets: serviceRef<SecretStore>('secrets'),
   jobs: serviceRef<Jobs>('jobs'),
   events: serviceRef<Events>('events'),
+  /** One-time tickets that open WebSocket routes. */
+  tickets: serviceRef<TicketService>('tickets'),
   audit: serviceRef<AuditTrail>('audit'),
   logs: serviceRef<RuntimeLog>('logs'),
   extensions: serviceRef<Extensions>('extensions'),
