@@ -16,6 +16,8 @@ import { roleHandlers } from './handlers/roles.js';
 import { tenantHandlers } from './handlers/tenants.js';
 import { userHandlers } from './handlers/users.js';
 import { createIdentityTables } from './migrations/001_identity.js';
+import { secureIdentityGrants } from './migrations/002_identity_grants.js';
+import { warnShadowedRegistrations } from './oidc/shadowed.js';
 import { Semaphore } from './passwords/semaphore.js';
 import { passwordWorkStep } from './passwords/step.js';
 import { builtInRoles, RoleBook } from './roles.js';
@@ -24,7 +26,7 @@ import { parseSettings } from './settings.js';
 const plugin: PluginDefinition = {
   id: 'identity',
   manifest: fromRoot('manifests', 'identity.json'),
-  migrations: [createIdentityTables],
+  migrations: [createIdentityTables, secureIdentityGrants],
   setup(context) {
     const services = context.services;
     const config = services.config as Readonly<KernelConfig>;
@@ -53,7 +55,10 @@ const plugin: PluginDefinition = {
       },
       authenticators,
       steps: { authenticate: breakGlassReadAudit(deps), authorize: passwordWorkStep(deps) },
-      start: () => bootstrapAdmin(services.db as Knex, deps),
+      async start() {
+        await bootstrapAdmin(services.db as Knex, deps);
+        await warnShadowedRegistrations(services.db as Knex, deps);
+      },
     };
   },
 };
