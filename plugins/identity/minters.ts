@@ -50,9 +50,10 @@ export function minterVouches(row: ApiTokenLookup, deps: IdentityDeps): boolean 
     case 'provider':
       return row.minter_provider_enabled === true;
     case 'config_provider':
-      return deps.settings.providers.some((p) => p.id === row.minter_id);
+      return row.minter_id !== null && deps.settings.providers.some((p) => p.id === row.minter_id);
     case 'break_glass':
-      return deps.settings.breakGlass !== null && row.minter_id === breakGlassFingerprint(deps.settings.breakGlass.keyHash);
+      // Tokens minted before fingerprints were kept (no fingerprint) live while a key is configured.
+      return deps.settings.breakGlass !== null && (row.minter_id === null || row.minter_id === breakGlassFingerprint(deps.settings.breakGlass.keyHash));
     default:
       return false;
   }

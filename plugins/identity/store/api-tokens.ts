@@ -20,7 +20,8 @@ export interface Minter {
   kind: 'user' | 'provider' | 'config_provider' | 'break_glass';
   /** Tenant of the user or provider; null for configuration and the break-glass key. */
   tenantId: string | null;
-  id: string;
+  /** Null only for break-glass tokens minted before fingerprints were kept (migration 002). */
+  id: string | null;
 }
 
 export interface ApiTokenRow {
@@ -37,7 +38,7 @@ export interface ApiTokenRow {
   last_used_at: Date | string | null;
   minter_kind: Minter['kind'];
   minter_tenant_id: string | null;
-  minter_id: string;
+  minter_id: string | null;
 }
 
 /** A token row with the state of the account it lives by, read in the same query. */
