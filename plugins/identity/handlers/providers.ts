@@ -93,7 +93,11 @@ export function providerHandlers(deps: IdentityDeps): Record<string, Handler> {
       // Whatever else changes (the issuer, the claims, the roles), the provider then grants its
       // roles anew: the caller must be able to grant them. Only switching it off grants nothing.
       const disablesOnly = Object.keys(body).length === 1 && body.enabled === false;
-      if (!disablesOnly) await checkGrants(call, tenantId, body.default_roles === undefined ? existing.default_roles : roleList(body.default_roles), body.allowed_roles === undefined ? existing.allowed_roles : roleList(body.allowed_roles));
+      if (!disablesOnly) {
+        const defaultRoles = body.default_roles === undefined ? existing.default_roles : roleList(body.default_roles);
+        const allowedRoles = body.allowed_roles === undefined ? existing.allowed_roles : roleList(body.allowed_roles);
+        await checkGrants(call, tenantId, defaultRoles, allowedRoles);
+      }
       if (issuer !== existing.issuer || audience !== existing.audience) await checkPairFree(call, issuer, audience, existing);
       const row = await updateProvider(call.db, existing, providerColumns(body), clock.now());
       if (!row) throw notFound(id);
