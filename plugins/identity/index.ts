@@ -17,6 +17,8 @@ import { roleHandlers } from './handlers/roles.js';
 import { tenantHandlers } from './handlers/tenants.js';
 import { userHandlers } from './handlers/users.js';
 import { createIdentityTables } from './migrations/001_identity.js';
+import { secureIdentityGrants } from './migrations/002_identity_grants.js';
+import { warnShadowedRegistrations } from './oidc/shadowed.js';
 import { Semaphore } from './passwords/semaphore.js';
 import { passwordWorkStep } from './passwords/step.js';
 import { builtInRoles, RoleBook } from './roles.js';
@@ -26,7 +28,7 @@ import { allTenantIds, tenantExists } from './store/tenants.js';
 const plugin: PluginDefinition = {
   id: 'identity',
   manifest: fromRoot('manifests', 'identity.json'),
-  migrations: [createIdentityTables],
+  migrations: [createIdentityTables, secureIdentityGrants],
   setup(context) {
     const services = context.services;
     const config = services.config as Readonly<KernelConfig>;
@@ -56,8 +58,12 @@ const plugin: PluginDefinition = {
       authenticators,
       tenants: { list: allTenantIds, exists: tenantExists },
       steps: { authenticate: breakGlassReadAudit(deps), authorize: passwordWorkStep(deps) },
-      // A maintenance command never creates the bootstrap account behind the operator's back.
-      start: () => (context.mode === 'maintenance' ? Promise.resolve() : bootstrapAdmin(services.db as Knex, deps)),
+      async start() {
+        // A maintenance command never creates the bootstrap account behind the operator's back.
+        if (context.mode === 'maintenance') return;
+        await bootstrapAdmin(services.db as Knex, deps);
+        await warnShadowedRegistrations(services.db as Knex, deps);
+      },
     };
   },
   commands: { 'reset-password': resetPasswordCommand },

@@ -69,8 +69,13 @@ export class RoleBook {
     return this.builtIns.has(id);
   }
 
-  /** The roles that exist among `names` for the tenant, and the names that do not. */
-  async resolve(db: Knex | Knex.Transaction, tenantId: string, names: readonly string[]): Promise<{ roles: Role[]; unknown: string[] }> {
+  /**
+   * The roles that exist among `names` for the tenant, and the names that do not. `lock` (for
+   * a grant) holds the custom roles' rows until the transaction ends, so a concurrent delete
+   * either strips the name from the new holder after this commits or runs first and leaves the
+   * name unknown: a grant never stores the name of a role deleted meanwhile.
+   */
+  async resolve(db: Knex | Knex.Transaction, tenantId: string, names: readonly string[], lock = false): Promise<{ roles: Role[]; unknown: string[] }> {
     const roles: Role[] = [];
     const custom: string[] = [];
     for (const name of names) {
@@ -78,7 +83,12 @@ export class RoleBook {
       if (builtIn) roles.push(builtIn);
       else custom.push(name);
     }
-    const found = custom.length > 0 ? ((await db('identity_roles').where({ tenant_id: tenantId }).whereIn('id', custom)) as RoleRow[]).map(toRole) : [];
+    let found: Role[] = [];
+    if (custom.length > 0) {
+      const query = db('identity_roles').where({ tenant_id: tenantId }).whereIn('id', custom);
+      if (lock) query.forShare();
+      found = ((await query) as RoleRow[]).map(toRole);
+    }
     roles.push(...found);
     const foundIds = new Set(found.map((r) => r.id));
     return { roles, unknown: custom.filter((n) => !foundIds.has(n)) };
@@ -100,8 +110,25 @@ export class RoleBook {
     return toRole(row as RoleRow);
   }
 
+  /**
+   * Deletes a custom role and, in the same transaction, strips its name from every holder: the
+   * tenant's users (and so their sessions), API tokens and identity providers' default and
+   * allowed roles. Names are how holders refer to roles, so a name left behind would hand a
+   * role later re-created under it (with other permissions) to its old holders. Stripping
+   * rather than versioning roles keeps every check one name lookup, and what a holder shows is
+   * exactly what it holds.
+   */
   // RETURNING: knex-pglite answers a bare DELETE with its raw result, not a row count.
-  async remove(db: Knex | Knex.Transaction, tenantId: string, id: string): Promise<boolean> {
-    return (await db('identity_roles').where({ tenant_id: tenantId, id }).delete().returning('id')).length > 0;
+  async remove(db: Knex | Knex.Transaction, tenantId: string, id: string, now: Date): Promise<boolean> {
+    if ((await db('identity_roles').where({ tenant_id: tenantId, id }).delete().returning('id')).length === 0) return false;
+    const holding = (column: string) => db.raw('? = ANY(??)', [id, column]);
+    const without = (column: string) => db.raw('array_remove(??, ?)', [column, id]);
+    await db('identity_users').where({ tenant_id: tenantId }).andWhere(holding('roles')).update({ roles: without('roles'), updated_at: now });
+    await db('identity_api_tokens').where({ tenant_id: tenantId }).andWhere(holding('roles')).update({ roles: without('roles') });
+    await db('identity_providers')
+      .where({ tenant_id: tenantId })
+      .andWhere((q) => q.where(holding('default_roles')).orWhere(holding('allowed_roles')))
+      .update({ default_roles: without('default_roles'), allowed_roles: without('allowed_roles'), updated_at: now });
+    return true;
   }
 }

@@ -138,6 +138,14 @@ export function parseSettings(input: Readonly<Record<string, unknown>>, profile:
       allowInsecureHttp: p.allow_insecure_http === true,
     };
   });
+  // A pair belongs to one provider, so a token is validated by one and signs in one way.
+  const pairs = new Map<string, string>();
+  for (const p of providers) {
+    const pair = JSON.stringify([p.issuer, p.audience]);
+    const first = pairs.get(pair);
+    if (first !== undefined) problems.push(`settings.identity.oidc_providers ${p.id}: the same issuer and audience as ${first}`);
+    else pairs.set(pair, p.id);
+  }
   if (problems.length) throw new IdentitySettingsError(problems);
   const bootstrap = raw.bootstrap as Raw;
   const breakGlass = raw.break_glass as Raw | undefined;

@@ -1,5 +1,6 @@
 import type { Authenticator } from '../../../kernel/types.js';
 import type { IdentityDeps } from '../deps.js';
+import { minterVouches } from '../minters.js';
 import { findTokenByHash, touchToken } from '../store/api-tokens.js';
 import { hashSecret, hasPrefix, parseSecret, sameHash } from '../tokens/format.js';
 import { authorizationCredential, invalidCredential } from './credentials.js';
@@ -8,7 +9,11 @@ import { heldApiTokens } from './held.js';
 /** last_used_at is written at most this often per token, so reads stay one query. */
 const TOUCH_INTERVAL_MS = 60_000;
 
-/** `Authorization: Bearer sk_…` or `X-API-Key: sk_…`; checked against the database every time. */
+/**
+ * `Authorization: Bearer sk_…` or `X-API-Key: sk_…`; checked against the database every time,
+ * together with the account the token lives by (one query): a token stops working as soon as
+ * the user who minted it is disabled or deleted, or its provider is disabled or deleted.
+ */
 export function apiTokenAuthenticator(deps: IdentityDeps): Authenticator {
   return {
     ...heldApiTokens(deps),
@@ -28,6 +33,7 @@ export function apiTokenAuthenticator(deps: IdentityDeps): Authenticator {
       if (!row || !sameHash(row.secret_hash, hash) || row.revoked_at !== null || (row.expires_at !== null && new Date(row.expires_at) <= now)) {
         throw invalidCredential('The API token is expired or revoked.');
       }
+      if (!minterVouches(row, deps)) throw invalidCredential('The account that minted this API token is disabled or gone.');
       if (row.last_used_at === null || now.getTime() - new Date(row.last_used_at).getTime() > TOUCH_INTERVAL_MS) {
         await touchToken(call.db, row.tenant_id, row.id, now);
       }

@@ -3,7 +3,8 @@ import type { Authenticator, Call, Principal } from '../../../kernel/types.js';
 import type { IdentityDeps } from '../deps.js';
 import { IssuerCache } from '../oidc/issuers.js';
 import { peekClaims, verifyAccessToken, type TrustedProvider } from '../oidc/verify.js';
-import { providersForIssuer, type ProviderRow } from '../store/providers.js';
+import { CONFIGURED_PROVIDER_PREFIX } from '../minters.js';
+import { providersFor, type ProviderRow } from '../store/providers.js';
 import { tenantExists } from '../store/tenants.js';
 import { authorizationCredential, invalidCredential } from './credentials.js';
 
@@ -19,6 +20,7 @@ function fromRow(row: ProviderRow): TrustedProvider {
     rolesClaim: row.roles_claim,
     algorithms: row.algorithms,
     defaultRoles: row.default_roles,
+    allowedRoles: row.allowed_roles,
     allowInsecureHttp: row.allow_insecure_http,
   };
 }
@@ -28,13 +30,6 @@ function audiences(claims: Record<string, unknown>): string[] {
   return typeof aud === 'string' ? [aud] : Array.isArray(aud) ? aud.filter((a): a is string => typeof a === 'string') : [];
 }
 
-/** Whether the (unverified) token is meant for this provider: audience and, if mapped, tenant. */
-function addressedTo(provider: TrustedProvider, claims: Record<string, unknown>): boolean {
-  if (!audiences(claims).includes(provider.audience)) return false;
-  if (provider.tenantId !== null && provider.tenantClaim !== null) return claims[provider.tenantClaim] === provider.tenantId;
-  return true;
-}
-
 function roleNames(value: unknown): string[] {
   if (typeof value === 'string') return value.split(/\s+/).filter(Boolean);
   if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
@@ -42,9 +37,12 @@ function roleNames(value: unknown): string[] {
 }
 
 /**
- * `Authorization: Bearer <JWT>` from a trusted OpenID provider. oauth4webapi verifies the token;
- * this link then maps claims to subject, tenant and roles. A provider a tenant registered can
- * only sign its callers into that tenant and never grants account-wide scope.
+ * `Authorization: Bearer <JWT>` from a trusted OpenID provider. The token's issuer and audience
+ * pick exactly one provider (a pair belongs to one tenant; the token's own claims never choose
+ * among providers), oauth4webapi verifies the token, and this link then maps claims to subject,
+ * tenant and roles. A provider a tenant registered signs its callers into that tenant only,
+ * whatever tenant the token claims, honours only the claimed roles it allows, and never grants
+ * account-wide scope.
  */
 export function oidcAuthenticator(deps: IdentityDeps): Authenticator {
   const issuers = new IssuerCache();
@@ -59,12 +57,38 @@ export function oidcAuthenticator(deps: IdentityDeps): Authenticator {
     rolesClaim: p.claims.roles,
     algorithms: p.algorithms,
     defaultRoles: p.defaultRoles,
+    allowedRoles: null,
     allowInsecureHttp: p.allowInsecureHttp,
   }));
 
-  async function candidates(call: Call, issuer: string): Promise<TrustedProvider[]> {
-    const fromTenants = (await providersForIssuer(call.db, issuer)).map(fromRow);
-    return [...configured.filter((p) => p.issuer === issuer), ...fromTenants];
+  /**
+   * The one provider the token is addressed to. A tenant's registration of a pair that the
+   * configuration also trusts (registered before the configuration named it) is shadowed by
+   * the configuration: the operator's word is the account's. A token whose audiences name
+   * several providers is refused rather than guessed at.
+   */
+  async function providerFor(call: Call, issuer: string, claims: Record<string, unknown>): Promise<TrustedProvider> {
+    const aud = audiences(claims);
+    const fromConfig = configured.filter((p) => p.issuer === issuer && aud.includes(p.audience));
+    const shadowed = new Set(fromConfig.map((p) => p.audience));
+    const fromTenants = (await providersFor(call.db, issuer, aud)).map(fromRow).filter((p) => !shadowed.has(p.audience));
+    const matches = [...fromConfig, ...fromTenants];
+    if (matches.length === 0) throw invalidCredential('The access token comes from an issuer or for an audience this service does not trust.');
+    if (matches.length > 1) throw invalidCredential('The access token is addressed to several identity providers; send a token for one audience.');
+    return matches[0] as TrustedProvider;
+  }
+
+  /** The tenant the verified token signs in to: the provider's own, or (configuration only) the claimed one. */
+  async function tenantFor(call: Call, provider: TrustedProvider, claims: Record<string, unknown>): Promise<string> {
+    const claimed = provider.tenantClaim ? claims[provider.tenantClaim] : undefined;
+    if (provider.tenantId !== null) {
+      // A mapped tenant claim must agree with the provider's tenant; it never moves the subject.
+      if (claimed !== undefined && claimed !== provider.tenantId) throw invalidCredential('The access token is not for a tenant this provider serves.');
+      return provider.tenantId;
+    }
+    if (typeof claimed !== 'string' || claimed.length === 0) throw invalidCredential('The access token is not for a tenant this provider serves.');
+    if (!(await tenantExists(call.db, claimed))) throw invalidCredential('The access token names an unknown tenant.');
+    return claimed;
   }
 
   return {
@@ -77,25 +101,23 @@ export function oidcAuthenticator(deps: IdentityDeps): Authenticator {
       if (!peeked) return null;
       const issuer = typeof peeked.iss === 'string' ? peeked.iss : undefined;
       if (!issuer) throw invalidCredential('The access token names no issuer.');
-      const provider = (await candidates(call, issuer)).find((p) => addressedTo(p, peeked));
-      if (!provider) throw invalidCredential('The access token comes from an issuer or for an audience this service does not trust.');
+      const provider = await providerFor(call, issuer, peeked);
 
       const claims = await verifyAccessToken(token, provider, issuers, deps.clock.now());
       const subject = claims[provider.subjectClaim];
       if (typeof subject !== 'string' || subject.length === 0) throw invalidCredential(`The access token has no ${provider.subjectClaim} claim.`);
-      const claimedTenant = provider.tenantClaim ? claims[provider.tenantClaim] : undefined;
-      const tenantId = provider.tenantId ?? (typeof claimedTenant === 'string' ? claimedTenant : undefined);
-      if (!tenantId || (claimedTenant !== undefined && claimedTenant !== tenantId)) throw invalidCredential('The access token is not for a tenant this provider serves.');
-      if (provider.source === 'config' && !(await tenantExists(call.db, tenantId))) throw invalidCredential('The access token names an unknown tenant.');
+      const tenantId = await tenantFor(call, provider, claims);
 
-      const requested = [...new Set([...provider.defaultRoles, ...roleNames(claims[provider.rolesClaim])])];
+      const allowed = provider.allowedRoles;
+      const claimed = roleNames(claims[provider.rolesClaim]).filter((name) => allowed === null || allowed.includes(name));
+      const requested = [...new Set([...provider.defaultRoles, ...claimed])];
       const { roles } = await deps.roles.resolve(call.db, tenantId, requested);
       const permissions = new Set(roles.flatMap((r) => r.permissions));
       if (provider.source === 'tenant') permissions.delete(ACCOUNT_PERMISSION);
       const principal: Principal = {
         subjectId: `${provider.id}:${subject}`,
         tenantId,
-        credential: { kind: 'oidc', id: provider.id },
+        credential: { kind: 'oidc', id: provider.source === 'config' ? `${CONFIGURED_PROVIDER_PREFIX}${provider.id}` : provider.id },
         roles: roles.map((r) => r.id),
         permissions,
       };

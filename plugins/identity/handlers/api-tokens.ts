@@ -1,6 +1,7 @@
 import { ApiError } from '../../../kernel/errors.js';
 import type { Handler } from '../../../kernel/types.js';
 import type { IdentityDeps } from '../deps.js';
+import { minterOf } from '../minters.js';
 import { listTokens, mintToken, revokeToken } from '../store/api-tokens.js';
 import { requireTenant } from '../store/tenants.js';
 import { addSeconds } from '../time.js';
@@ -25,6 +26,7 @@ export function apiTokenHandlers(deps: IdentityDeps): Record<string, Handler> {
       const tenantId = tenantOf(call);
       await requireTenant(call.db, tenantId);
       await assertGrantable(call, deps, tenantId, body.roles);
+      const minter = await minterOf(call, deps);
       const now = deps.clock.now();
       const days = body.expires_in_days ?? deps.settings.apiTokenDefaultDays;
       const minted = await mintToken(call.db, tenantId, {
@@ -33,6 +35,7 @@ export function apiTokenHandlers(deps: IdentityDeps): Record<string, Handler> {
         readOnly: body.read_only === true,
         expiresAt: days === null ? null : addSeconds(now, days * 86400),
         createdBy: principalOf(call).subjectId,
+        minter,
       }, now);
       call.resourceId = minted.token.id;
       return { status: 201, body: minted, headers: { 'Cache-Control': 'no-store', Location: `/api-tokens/${minted.token.id}` } };

@@ -33,17 +33,26 @@ export function pageOf(call: Call): PageRequest & { afterId: string | undefined 
 }
 
 /**
+ * No one hands out more than they hold at this moment (the permissions the caller's credential
+ * carries on this request): 403 naming the permissions that exceed them.
+ */
+export function assertPermissionsHeld(call: Call, permissions: Iterable<string>, what: string): void {
+  const held = principalOf(call).permissions;
+  const excess = [...new Set(permissions)].filter((p) => !held.has(p)).sort();
+  if (excess.length > 0) throw new ApiError('forbidden', `${what} permissions you do not hold: ${excess.join(', ')}.`);
+}
+
+/**
  * No one hands out more than they hold: every permission the roles grant must be held by the
- * caller, or 403 naming the permissions that exceed it. Unknown roles are a 400.
+ * caller, or 403 naming the permissions that exceed it. Unknown roles are a 400. The roles'
+ * rows stay locked until the call's transaction ends (see RoleBook.resolve).
  */
 export async function assertGrantable(call: Call, deps: IdentityDeps, tenantId: string, roles: readonly string[], pointer = '/roles'): Promise<void> {
-  const { roles: found, unknown } = await deps.roles.resolve(call.db, tenantId, roles);
+  const { roles: found, unknown } = await deps.roles.resolve(call.db, tenantId, roles, true);
   if (unknown.length > 0) {
     throw new ApiError('validation_error', `Unknown role${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`, {
       details: unknown.map((name) => ({ in: 'body', pointer: `${pointer}/${roles.indexOf(name)}`, message: `no role "${name}" in tenant ${tenantId}` })),
     });
   }
-  const held = principalOf(call).permissions;
-  const excess = [...new Set(found.flatMap((r) => r.permissions))].filter((p) => !held.has(p)).sort();
-  if (excess.length > 0) throw new ApiError('forbidden', `The roles grant permissions you do not hold: ${excess.join(', ')}.`);
+  assertPermissionsHeld(call, found.flatMap((r) => r.permissions), 'The roles grant');
 }

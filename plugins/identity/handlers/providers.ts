@@ -4,9 +4,14 @@ import type { Call, Handler } from '../../../kernel/types.js';
 import type { IdentityDeps } from '../deps.js';
 import { isLoopbackUrl } from '../oidc/issuers.js';
 import { DEFAULT_ALGORITHMS } from '../settings.js';
-import { deleteProvider, getProvider, insertProvider, listProviders, providerColumns, toProvider, updateProvider } from '../store/providers.js';
+import { revokeTokensOf } from '../store/api-tokens.js';
+import { deleteProvider, getProvider, insertProvider, listProviders, pairRegistered, pairTaken, providerColumns, toProvider, updateProvider, type ProviderRow } from '../store/providers.js';
 import { requireTenant } from '../store/tenants.js';
 import { assertGrantable, idParam, pageOf, tenantOf } from './common.js';
+
+function roleList(value: unknown): string[] {
+  return Array.isArray(value) ? (value as string[]) : [];
+}
 
 function notFound(id: string): ApiError {
   return new ApiError('not_found', `No identity provider "${id}".`);
@@ -26,8 +31,25 @@ function checkIssuer(issuer: string, allowInsecure: boolean): void {
 export function providerHandlers(deps: IdentityDeps): Record<string, Handler> {
   const { clock } = deps;
 
-  async function checkDefaultRoles(call: Call, tenantId: string, roles: unknown): Promise<void> {
-    if (Array.isArray(roles)) await assertGrantable(call, deps, tenantId, roles as string[], '/default_roles');
+  /**
+   * A provider grants its default roles to every token it validates, and the claim roles it
+   * allows to the tokens that claim them: the registrant must hold all of them (an IdP's role
+   * mapping is a grant like any other).
+   */
+  async function checkGrants(call: Call, tenantId: string, defaultRoles: readonly string[], allowedRoles: readonly string[]): Promise<void> {
+    await assertGrantable(call, deps, tenantId, defaultRoles, '/default_roles');
+    await assertGrantable(call, deps, tenantId, allowedRoles, '/allowed_roles');
+  }
+
+  /**
+   * An (issuer, audience) pair belongs to one tenant across the service (DESIGN.md "identity
+   * providers"), so a token is only ever validated by one provider and signs in to its tenant.
+   * This check answers the usual case; the unique index settles concurrent registrations.
+   */
+  async function checkPairFree(call: Call, issuer: string, audience: string, self?: ProviderRow): Promise<void> {
+    const configured = deps.settings.providers.some((p) => p.issuer === issuer && p.audience === audience);
+    const except = self ? { tenantId: self.tenant_id, id: self.id } : undefined;
+    if (configured || (await pairRegistered(call.db, issuer, audience, except))) throw pairTaken(issuer, audience);
   }
 
   return {
@@ -42,9 +64,10 @@ export function providerHandlers(deps: IdentityDeps): Record<string, Handler> {
       const tenantId = tenantOf(call);
       await requireTenant(call.db, tenantId);
       checkIssuer(body.issuer, body.allow_insecure_http === true);
-      await checkDefaultRoles(call, tenantId, body.default_roles);
+      await checkGrants(call, tenantId, roleList(body.default_roles), roleList(body.allowed_roles));
       const id = body.id ?? slugify(new URL(body.issuer).host);
       call.resourceId = id;
+      await checkPairFree(call, body.issuer, body.audience);
       const columns = { algorithms: DEFAULT_ALGORITHMS, ...providerColumns(body) };
       const row = await insertProvider(call.db, tenantId, id, columns, clock.now());
       return { status: 201, body: toProvider(row), headers: { Location: `/identity-providers/${id}` } };
@@ -64,10 +87,19 @@ export function providerHandlers(deps: IdentityDeps): Record<string, Handler> {
       const existing = await getProvider(call.db, tenantId, id);
       if (!existing) throw notFound(id);
       const issuer = typeof body.issuer === 'string' ? body.issuer : existing.issuer;
+      const audience = typeof body.audience === 'string' ? body.audience : existing.audience;
       const insecure = typeof body.allow_insecure_http === 'boolean' ? body.allow_insecure_http : existing.allow_insecure_http;
       checkIssuer(issuer, insecure);
-      await checkDefaultRoles(call, tenantId, body.default_roles);
-      const row = await updateProvider(call.db, tenantId, id, providerColumns(body), clock.now());
+      // Whatever else changes (the issuer, the claims, the roles), the provider then grants its
+      // roles anew: the caller must be able to grant them. Only switching it off grants nothing.
+      const disablesOnly = Object.keys(body).length === 1 && body.enabled === false;
+      if (!disablesOnly) {
+        const defaultRoles = body.default_roles === undefined ? existing.default_roles : roleList(body.default_roles);
+        const allowedRoles = body.allowed_roles === undefined ? existing.allowed_roles : roleList(body.allowed_roles);
+        await checkGrants(call, tenantId, defaultRoles, allowedRoles);
+      }
+      if (issuer !== existing.issuer || audience !== existing.audience) await checkPairFree(call, issuer, audience, existing);
+      const row = await updateProvider(call.db, existing, providerColumns(body), clock.now());
       if (!row) throw notFound(id);
       return { status: 200, body: toProvider(row) };
     },
@@ -75,7 +107,12 @@ export function providerHandlers(deps: IdentityDeps): Record<string, Handler> {
     async deleteIdentityProvider(call) {
       const id = idParam(call);
       call.resourceId = id;
-      if (!(await deleteProvider(call.db, tenantOf(call), id))) throw notFound(id);
+      const tenantId = tenantOf(call);
+      if (!(await deleteProvider(call.db, tenantId, id))) throw notFound(id);
+      // Its tokens are refused already (the provider is gone); revoked, they stay dead should a
+      // provider of the same id be registered again.
+      const tokens = await revokeTokensOf(call.db, { kind: 'provider', tenantId, id }, clock.now());
+      if (tokens > 0) call.notes.auditDetail = { api_tokens_revoked: tokens };
       return { status: 204 };
     },
   };

@@ -2,8 +2,9 @@ import { isUniqueViolation } from '../../../kernel/db/errors.js';
 import { ApiError } from '../../../kernel/errors.js';
 import type { Handler } from '../../../kernel/types.js';
 import type { IdentityDeps } from '../deps.js';
+import { keepingAnAccountAdmin } from '../last-admin.js';
 import { requireTenant } from '../store/tenants.js';
-import { idParam, pageOf, tenantOf } from './common.js';
+import { assertPermissionsHeld, idParam, pageOf, tenantOf } from './common.js';
 
 export function roleHandlers(deps: IdentityDeps): Record<string, Handler> {
   const builtIns = [...deps.roles.builtIns.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
@@ -30,6 +31,8 @@ export function roleHandlers(deps: IdentityDeps): Record<string, Handler> {
           details: undeclared.map((p) => ({ in: 'body', pointer: `/permissions/${body.permissions.indexOf(p)}`, message: `no enabled plugin declares ${p}` })),
         });
       }
+      // Whoever may create roles could otherwise write themselves (or anyone) a role with more.
+      assertPermissionsHeld(call, body.permissions, 'The role would grant');
       try {
         const role = await deps.roles.insert(call.db, tenantId, { id: body.id, description: body.description ?? '', permissions: body.permissions }, deps.clock.now());
         return { status: 201, body: role, headers: { Location: `/roles/${body.id}` } };
@@ -43,7 +46,9 @@ export function roleHandlers(deps: IdentityDeps): Record<string, Handler> {
       const id = idParam(call);
       call.resourceId = id;
       if (deps.roles.isBuiltIn(id)) throw new ApiError('bad_request', `"${id}" is a built-in role and cannot be deleted.`);
-      if (!(await deps.roles.remove(call.db, tenantOf(call), id))) throw new ApiError('not_found', `No role "${id}".`);
+      const tenantId = tenantOf(call);
+      const removed = await keepingAnAccountAdmin(call, deps, tenantId, () => deps.roles.remove(call.db, tenantId, id, deps.clock.now()));
+      if (!removed) throw new ApiError('not_found', `No role "${id}".`);
       return { status: 204 };
     },
   };

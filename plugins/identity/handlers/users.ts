@@ -1,8 +1,10 @@
 import { ApiError } from '../../../kernel/errors.js';
 import { slugify } from '../../../kernel/ids.js';
-import type { Call, Handler } from '../../../kernel/types.js';
+import type { Call, Handler, Reply } from '../../../kernel/types.js';
 import type { IdentityDeps } from '../deps.js';
+import { keepingAnAccountAdmin } from '../last-admin.js';
 import { preparedPasswordHash } from '../passwords/step.js';
+import { revokeTokensOf } from '../store/api-tokens.js';
 import { revokeSubjectSessions } from '../store/sessions.js';
 import { requireTenant } from '../store/tenants.js';
 import { deleteUser, getUser, insertUser, listUsers, toUser, updateUser, type UserRow } from '../store/users.js';
@@ -85,39 +87,54 @@ export function userHandlers(deps: IdentityDeps): Record<string, Handler> {
 
     async patchUser(call) {
       const body = call.body as UserPatch;
-      const user = await manageable(call, idParam(call));
-      const now = clock.now();
-      const patch: Record<string, unknown> = {};
-      if (body.email !== undefined) patch.email = body.email;
-      if (body.display_name !== undefined) patch.display_name = body.display_name;
-      if (body.disabled !== undefined) patch.disabled = body.disabled;
-      if (body.unlock) Object.assign(patch, { failed_logins: 0, lockouts: 0, locked_until: null });
-      if (body.password !== undefined) Object.assign(patch, { password_hash: passwordHash(call), failed_logins: 0, locked_until: null });
-      const row = await updateUser(call.db, user.tenant_id, user.id, patch, now);
-      if (!row) throw notFound(user.id);
-      // A disabled account or a new password ends every session at once.
-      const reason = body.disabled === true ? 'user_disabled' : body.password !== undefined ? 'password_changed' : undefined;
-      if (reason) call.notes.auditDetail = { reason, sessions_revoked: await revokeSubjectSessions(call.db, user.tenant_id, user.id, reason, now) };
-      return { status: 200, body: toUser(row, now) };
+      // Only disabling can take away the last account admin; other changes need no guard.
+      if (body.disabled === true) return keepingAnAccountAdmin(call, deps, tenantOf(call), () => changeUser(call, body));
+      return changeUser(call, body);
     },
 
     async deleteUser(call) {
-      const user = await manageable(call, idParam(call));
-      const now = clock.now();
-      await revokeSubjectSessions(call.db, user.tenant_id, user.id, 'user_deleted', now);
-      await deleteUser(call.db, user.tenant_id, user.id);
-      return { status: 204 };
+      return keepingAnAccountAdmin(call, deps, tenantOf(call), async () => {
+        const user = await manageable(call, idParam(call));
+        const now = clock.now();
+        const sessions = await revokeSubjectSessions(call.db, user.tenant_id, user.id, 'user_deleted', now);
+        // Disabled or deleted, the user's tokens are refused at once (see minters.ts); revoking
+        // them too keeps them dead should a new user ever get the same id.
+        const tokens = await revokeTokensOf(call.db, { kind: 'user', tenantId: user.tenant_id, id: user.id }, now);
+        await deleteUser(call.db, user.tenant_id, user.id);
+        call.notes.auditDetail = { sessions_revoked: sessions, api_tokens_revoked: tokens };
+        return { status: 204 };
+      });
     },
 
     async assignUserRoles(call) {
       const { roles } = call.body as { roles: string[] };
-      const user = await manageable(call, idParam(call));
-      await assertGrantable(call, deps, user.tenant_id, roles);
-      const now = clock.now();
-      const row = await updateUser(call.db, user.tenant_id, user.id, { roles }, now);
-      if (!row) throw notFound(user.id);
-      call.notes.auditDetail = { previous_roles: user.roles };
-      return { status: 200, body: toUser(row, now) };
+      return keepingAnAccountAdmin(call, deps, tenantOf(call), async () => {
+        const user = await manageable(call, idParam(call));
+        await assertGrantable(call, deps, user.tenant_id, roles);
+        const now = clock.now();
+        const row = await updateUser(call.db, user.tenant_id, user.id, { roles }, now);
+        if (!row) throw notFound(user.id);
+        call.notes.auditDetail = { previous_roles: user.roles };
+        return { status: 200, body: toUser(row, now) };
+      });
     },
   };
+
+  /** PATCH /users/{id}: profile, password, disabled state, lockout. */
+  async function changeUser(call: Call, body: UserPatch): Promise<Reply> {
+    const user = await manageable(call, idParam(call));
+    const now = clock.now();
+    const patch: Record<string, unknown> = {};
+    if (body.email !== undefined) patch.email = body.email;
+    if (body.display_name !== undefined) patch.display_name = body.display_name;
+    if (body.disabled !== undefined) patch.disabled = body.disabled;
+    if (body.unlock) Object.assign(patch, { failed_logins: 0, lockouts: 0, locked_until: null });
+    if (body.password !== undefined) Object.assign(patch, { password_hash: passwordHash(call), failed_logins: 0, locked_until: null });
+    const row = await updateUser(call.db, user.tenant_id, user.id, patch, now);
+    if (!row) throw notFound(user.id);
+    // A disabled account or a new password ends every session at once.
+    const reason = body.disabled === true ? 'user_disabled' : body.password !== undefined ? 'password_changed' : undefined;
+    if (reason) call.notes.auditDetail = { reason, sessions_revoked: await revokeSubjectSessions(call.db, user.tenant_id, user.id, reason, now) };
+    return { status: 200, body: toUser(row, now) };
+  }
 }

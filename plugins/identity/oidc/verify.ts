@@ -16,6 +16,11 @@ export interface TrustedProvider {
   rolesClaim: string;
   algorithms: string[];
   defaultRoles: string[];
+  /**
+   * The roles a token's claim may bring; claimed roles outside it are ignored. Null only for
+   * providers from configuration, which the operator vouches for: they honour every claimed role.
+   */
+  allowedRoles: string[] | null;
   allowInsecureHttp: boolean;
 }
 

@@ -4,6 +4,26 @@ import { iso, isoOrNull } from '../time.js';
 
 type Db = Knex | Knex.Transaction;
 
+/**
+ * The account an API token lives by ("tokens die with their minter's account"): the token is
+ * refused once that account is gone or disabled, and revoked when it is deleted.
+ * - `user`: minted with a user's session, or with a token that itself lives by that user (a
+ *   chain of tokens ends at the account that started it, so a token cannot outlive its user by
+ *   minting a successor);
+ * - `provider`: minted with a JWT of a tenant's identity provider; the external subject has no
+ *   account here, so the token lives as long as that provider is registered and enabled;
+ * - `config_provider`: the same for a provider from configuration (`id` is its configured id);
+ * - `break_glass`: minted with the break-glass key; `id` is a fingerprint of the key, so
+ *   rotating or removing the key ends the tokens minted with it.
+ */
+export interface Minter {
+  kind: 'user' | 'provider' | 'config_provider' | 'break_glass';
+  /** Tenant of the user or provider; null for configuration and the break-glass key. */
+  tenantId: string | null;
+  /** Null only for break-glass tokens minted before fingerprints were kept (migration 002). */
+  id: string | null;
+}
+
 export interface ApiTokenRow {
   tenant_id: string;
   id: string;
@@ -16,6 +36,17 @@ export interface ApiTokenRow {
   created_by: string;
   created_at: Date | string;
   last_used_at: Date | string | null;
+  minter_kind: Minter['kind'];
+  minter_tenant_id: string | null;
+  minter_id: string | null;
+}
+
+/** A token row with the state of the account it lives by, read in the same query. */
+export interface ApiTokenLookup extends ApiTokenRow {
+  /** Null when the minting user no longer exists (or the token does not live by a user). */
+  minter_user_disabled: boolean | null;
+  /** Null when the minting provider no longer exists (or the token does not live by one). */
+  minter_provider_enabled: boolean | null;
 }
 
 /** A token record as the API shows it; the secret is never part of it. */
@@ -50,7 +81,7 @@ export function toApiToken(row: ApiTokenRow): ApiToken {
 export async function mintToken(
   db: Db,
   tenantId: string,
-  input: { name: string; roles: string[]; readOnly: boolean; expiresAt: Date | null; createdBy: string },
+  input: { name: string; roles: string[]; readOnly: boolean; expiresAt: Date | null; createdBy: string; minter: Minter },
   now: Date,
 ): Promise<{ secret: string; token: ApiToken }> {
   const secret = newSecret('api_token');
@@ -64,14 +95,45 @@ export async function mintToken(
       read_only: input.readOnly,
       expires_at: input.expiresAt,
       created_by: input.createdBy,
+      minter_kind: input.minter.kind,
+      minter_tenant_id: input.minter.tenantId,
+      minter_id: input.minter.id,
       created_at: now,
     })
     .returning('*')) as ApiTokenRow[];
   return { secret, token: toApiToken(row as ApiTokenRow) };
 }
 
-export async function findTokenByHash(db: Db, hash: string): Promise<ApiTokenRow | undefined> {
-  return db('identity_api_tokens').where({ secret_hash: hash }).first();
+/**
+ * The token of a secret hash with its minter's state: one query, the token found by its unique
+ * hash and the user or provider by primary key.
+ */
+export async function findTokenByHash(db: Db, hash: string): Promise<ApiTokenLookup | undefined> {
+  return db('identity_api_tokens as t')
+    .leftJoin('identity_users as u', function joinUser() {
+      this.on('t.minter_kind', '=', db.raw('?', ['user'])).andOn('u.tenant_id', '=', 't.minter_tenant_id').andOn('u.id', '=', 't.minter_id');
+    })
+    .leftJoin('identity_providers as p', function joinProvider() {
+      this.on('t.minter_kind', '=', db.raw('?', ['provider'])).andOn('p.tenant_id', '=', 't.minter_tenant_id').andOn('p.id', '=', 't.minter_id');
+    })
+    .where('t.secret_hash', hash)
+    .first('t.*', 'u.disabled as minter_user_disabled', 'p.enabled as minter_provider_enabled');
+}
+
+/** The minter of a token, for a token minted with it (the child lives by the same account). */
+export async function minterOfToken(db: Db, tenantId: string, id: string): Promise<Minter | undefined> {
+  const row = (await db('identity_api_tokens').where({ tenant_id: tenantId, id }).first('minter_kind', 'minter_tenant_id', 'minter_id')) as
+    | Pick<ApiTokenRow, 'minter_kind' | 'minter_tenant_id' | 'minter_id'>
+    | undefined;
+  return row ? { kind: row.minter_kind, tenantId: row.minter_tenant_id, id: row.minter_id } : undefined;
+}
+
+/** Revokes every token that lives by a user or provider being deleted; the number revoked. */
+export async function revokeTokensOf(db: Db, minter: Minter, now: Date): Promise<number> {
+  return db('identity_api_tokens')
+    .where({ minter_kind: minter.kind, minter_tenant_id: minter.tenantId, minter_id: minter.id })
+    .whereNull('revoked_at')
+    .update({ revoked_at: now });
 }
 
 export async function listTokens(db: Db, tenantId: string, afterId: string | undefined, fetch: number): Promise<ApiToken[]> {

@@ -1,6 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
-import { startKernel, type TestKernel } from '../../support/kernel.js';
+import { onPostgres, startKernel, type TestKernel } from '../../support/kernel.js';
 
 const PLUGINS = ['system', 'identity', 'audit', 'components'];
 
@@ -55,6 +58,48 @@ describe('break-glass key', () => {
       expect(detail(records[1])).to.include({ break_glass: true, reason: 'INC-42 restore service' });
       expect(records[0].status).to.equal(200);
       expect(JSON.stringify(records)).to.not.include(key);
+    });
+  });
+
+  describe('API tokens minted with the key', () => {
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const dataDir = onPostgres ? undefined : mkdtempSync(join(tmpdir(), 'break-glass-tokens-'));
+    const database = onPostgres ? { url: process.env.DATABASE_URL as string, schema } : { data_dir: dataDir as string };
+    const newKey = () => `bg_${randomBytes(32).toString('base64url')}`;
+    const withKeyHash = (key: string) => ({ plugins: PLUGINS, database, settings: { identity: { break_glass: { key_hash: `sha256:${createHash('sha256').update(key).digest('hex')}` } } } });
+    after(() => {
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    it('live by the key: refused once the key is rotated, accepted while it is configured', async function () {
+      this.timeout(120_000);
+      const key = newKey();
+      let secret: string;
+      let tk = await startKernel(withKeyHash(key), { schema });
+      try {
+        const minted = await tk.request('POST', '/api-tokens', {
+          headers: { authorization: `BreakGlass ${key}`, 'x-break-glass-reason': 'INC-7 automation', 'x-service-tenant': 'default' },
+          body: { name: 'incident automation', roles: ['viewer'] },
+        });
+        expect(minted.status, minted.text).to.equal(201);
+        secret = minted.body.secret as string;
+        const row = await tk.kernel.database.knex('identity_api_tokens').where({ id: minted.body.token.id }).first('minter_kind', 'minter_id');
+        expect(row.minter_kind).to.equal('break_glass');
+        // A fingerprint of the key's hash, never the key.
+        expect(row.minter_id).to.have.length(16);
+        expect(createHash('sha256').update(key).digest('hex').startsWith(row.minter_id)).to.equal(true);
+        expect((await tk.request('GET', '/components', { token: secret })).status).to.equal(200);
+      } finally {
+        await tk.close();
+      }
+      tk = await startKernel(withKeyHash(newKey()), { schema });
+      try {
+        const res = await tk.request('GET', '/components', { token: secret });
+        expect(res.status, res.text).to.equal(401);
+        expect(res.body.error.code).to.equal('invalid_credentials');
+      } finally {
+        await tk.close();
+      }
     });
   });
 });

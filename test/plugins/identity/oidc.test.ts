@@ -37,7 +37,15 @@ describe('OIDC JWT bearer (real oidc-provider on loopback)', () => {
     await createTenant(tk, admin, 'acme');
     const res = await tk.request('POST', '/identity-providers', {
       token: admin,
-      body: { id: 'corp-idp', issuer: idp.issuer, audience: AUDIENCE, claims: { tenant: 'tenant', roles: 'roles' }, algorithms: ['RS256'], allow_insecure_http: true },
+      body: {
+        id: 'corp-idp',
+        issuer: idp.issuer,
+        audience: AUDIENCE,
+        claims: { tenant: 'tenant', roles: 'roles' },
+        algorithms: ['RS256'],
+        allowed_roles: ['viewer', 'builder', 'admin', 'account-admin'],
+        allow_insecure_http: true,
+      },
     });
     expect(res.status, res.text).to.equal(201);
   });
@@ -151,7 +159,7 @@ describe('OIDC JWT bearer (real oidc-provider on loopback)', () => {
       expect((await tk.request('GET', '/components', { token })).status).to.equal(200);
       const created = await tk.request('POST', '/identity-providers', {
         token: admin,
-        body: { id: 'temp-idp', issuer: stranger.issuer, audience: AUDIENCE, claims: { tenant: 'tenant' }, allow_insecure_http: true },
+        body: { id: 'temp-idp', issuer: stranger.issuer, audience: AUDIENCE, claims: { tenant: 'tenant' }, allowed_roles: ['viewer'], allow_insecure_http: true },
       });
       expect(created.status, created.text).to.equal(201);
       const strangerToken = await stranger.token('viewer-app');
