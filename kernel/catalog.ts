@@ -8,6 +8,8 @@ export function createCatalog(input: {
   routes: readonly CompiledRoute[];
   build: { version: string; commit: string };
   securitySchemes: () => Record<string, Record<string, unknown>>;
+  /** Plugins that use the database (their routes can answer 503 when it is down). */
+  usesDatabase: ReadonlySet<string>;
 }): Catalog {
   const byOperation = new Map(input.routes.map((r) => [r.decl.operation, r]));
   const permissions = new Map<string, { plugin: string; description: string }>();
@@ -28,6 +30,7 @@ export function createCatalog(input: {
         manifests: input.manifests,
         routes: input.routes,
         securitySchemes: input.securitySchemes(),
+        usesDatabase: input.usesDatabase,
       });
       return openapi;
     },

@@ -21,17 +21,48 @@ export const ERROR_CATALOGUE = {
   unsupported_media_type: { status: 415, message: 'The request body has an unsupported content type.' },
   upgrade_required: { status: 426, message: 'This route must be opened with a protocol upgrade (WebSocket).' },
   idempotency_key_reused: { status: 422, message: 'The idempotency key was used with a different payload.' },
-  promotion_gate_failed: { status: 422, message: 'A promotion gate rejected the change.' },
   too_many_requests: { status: 429, message: 'Too many requests; back off and retry.' },
-  too_many_queries: { status: 429, message: 'The ceiling of concurrent queries is reached.' },
   request_header_fields_too_large: { status: 431, message: 'The request head is larger than the limit.' },
   internal_error: { status: 500, message: 'Internal error.' },
   not_configured: { status: 501, message: 'This capability is not configured in this deployment.' },
-  build_unavailable: { status: 503, message: 'The build service is unavailable.' },
   unavailable: { status: 503, message: 'A dependency is unavailable.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
-export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+/** A code of the kernel's catalogue. */
+export type KernelErrorCode = keyof typeof ERROR_CATALOGUE;
+
+/**
+ * Any code of the one catalogue: the kernel's, or one a plugin's manifest declares in
+ * `error_codes` (merged at boot by registerErrorCodes). The string half keeps the kernel's codes
+ * suggested while letting plugins name their own.
+ */
+export type ErrorCode = KernelErrorCode | (string & Record<never, never>);
+
+/** Codes plugins declared, process-wide (several kernels in one process share them). */
+const declared = new Map<string, { status: number; message: string; plugin: string }>();
+
+/** The catalogue entry of a code, or undefined for a code nobody declared. */
+export function catalogueEntry(code: string): { status: number; message: string } | undefined {
+  return (ERROR_CATALOGUE as Record<string, { status: number; message: string }>)[code] ?? declared.get(code);
+}
+
+/**
+ * Merges a plugin's declared codes into the catalogue; returns the problems (a code the kernel
+ * or another plugin already declared with another status) for the boot to report.
+ */
+export function registerErrorCodes(plugin: string, codes: ReadonlyArray<{ code: string; status: number; description: string }>): string[] {
+  const problems: string[] = [];
+  for (const { code, status, description } of codes) {
+    const existing = catalogueEntry(code);
+    const owner = code in ERROR_CATALOGUE ? 'the kernel' : `plugin ${declared.get(code)?.plugin}`;
+    if (existing && (existing.status !== status || owner !== `plugin ${plugin}`)) {
+      problems.push(`plugin ${plugin}: error code ${code} is already declared by ${owner}`);
+      continue;
+    }
+    declared.set(code, { status, message: description, plugin });
+  }
+  return problems;
+}
 
 /** One failing location in a request, as a JSON pointer into the part that failed. */
 export interface ErrorDetail {
@@ -42,7 +73,7 @@ export interface ErrorDetail {
 }
 
 export interface ErrorBody {
-  error: { code: ErrorCode; message: string; status: number; details?: ErrorDetail[] };
+  error: { code: string; message: string; status: number; details?: ErrorDetail[] };
 }
 
 export class ApiError extends Error {
@@ -55,10 +86,13 @@ export class ApiError extends Error {
   readonly headers: Record<string, string>;
 
   constructor(code: ErrorCode, message?: string, options: { details?: ErrorDetail[]; headers?: Record<string, string>; cause?: unknown } = {}) {
-    const entry = ERROR_CATALOGUE[code];
-    super(message ?? entry.message, options.cause === undefined ? undefined : { cause: options.cause });
+    const known = catalogueEntry(code);
+    // A code nobody declared is a bug of the thrower: it becomes a 500 that says so in the log
+    // (and the catalogue test fails on it), never a status made up on the spot.
+    const entry = known ?? ERROR_CATALOGUE.internal_error;
+    super(known ? message ?? entry.message : `undeclared error code "${code}"`, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ApiError';
-    this.code = code;
+    this.code = known ? code : 'internal_error';
     this.status = entry.status;
     this.expose = entry.status < 500;
     this.details = options.details;
@@ -66,7 +100,7 @@ export class ApiError extends Error {
   }
 
   toBody(): ErrorBody {
-    const message = this.expose ? this.message : ERROR_CATALOGUE[this.code].message;
+    const message = this.expose ? this.message : (catalogueEntry(this.code) ?? ERROR_CATALOGUE.internal_error).message;
     const error: ErrorBody['error'] = { code: this.code, message, status: this.status };
     if (this.details && this.details.length > 0) error.details = this.details;
     return { error };

@@ -1,4 +1,5 @@
 import { Router } from '@koa/router';
+import type { Knex } from 'knex';
 import type { Context, Middleware } from 'koa';
 import { ApiError } from '../errors.js';
 import { routerPath } from '../manifest/compile.js';
@@ -11,6 +12,8 @@ import type { EventStreams } from './sse.js';
 export interface MountedRoute {
   route: CompiledRoute;
   run: (call: Call) => Promise<Reply>;
+  /** The kernel's database handle, which every new call starts with. */
+  db: Knex;
 }
 
 function queryObject(ctx: Context): Record<string, unknown> {
@@ -55,7 +58,7 @@ function httpHandler(mounted: MountedRoute, http: KernelConfig['http'], streams?
       // Node already lower-cases header names; only Set-Cookie arrives as an array, and no route reads it.
       headers: ctx.headers as Record<string, string | undefined>,
       body: bodyType === 'none' && !ctx.get('content-length') && !ctx.get('transfer-encoding') ? undefined : await readBody(ctx, bodyType, limits),
-    });
+    }, mounted.db);
     const reply = await run(call);
     if (call.principal) ctx.state.subjectId = call.principal.subjectId;
     if (streams && route.decl.stream === 'sse' && reply.events) return streams.send(ctx, reply.events, reply.headers);

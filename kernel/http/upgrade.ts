@@ -110,7 +110,7 @@ export function createUpgradeListener(input: {
         query: { ...parseQuery(target.url.search.slice(1)) },
         headers: req.headers as Record<string, string | undefined>,
         body: undefined,
-      });
+      }, target.mounted.db);
       const reply = await run(call);
       const principal = call.principal;
       subject = principal?.subjectId;

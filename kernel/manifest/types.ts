@@ -72,8 +72,18 @@ export interface Manifest {
   summary: string;
   requires?: { plugins?: string[]; services?: string[] };
   permissions?: PermissionDecl[];
+  /** Error codes the plugin's handlers throw beyond the kernel's; merged into the one catalogue. */
+  error_codes?: ErrorCodeDecl[];
+  /** JSON Schema of the plugin's settings (`settings.<id>`), checked at boot with defaults filled in. */
+  settings?: JsonSchema;
   schemas?: Record<string, JsonSchema>;
   routes: RouteDecl[];
+}
+
+export interface ErrorCodeDecl {
+  code: string;
+  status: number;
+  description: string;
 }
 
 /** A manifest together with where it came from, so errors can name the file. */

@@ -5,7 +5,7 @@ import type { JsonSchema, Manifest } from '../manifest/types.js';
 import type { CompiledRoute } from '../types.js';
 import { usedSchemas } from './prune.js';
 import { errorResponseComponents, operationResponses } from './responses.js';
-import { DRY_RUN_REPORT_SCHEMA, ERROR_SCHEMA } from './schemas.js';
+import { DRY_RUN_REPORT_SCHEMA, errorCatalogue, errorSchema } from './schemas.js';
 import { errorStatuses } from './statuses.js';
 import { describeStreaming } from './streaming.js';
 
@@ -16,6 +16,7 @@ export interface OpenApiInput {
   manifests: readonly Manifest[];
   routes: readonly CompiledRoute[];
   securitySchemes: Record<string, Record<string, unknown>>;
+  usesDatabase: ReadonlySet<string>;
 }
 
 function componentRef(plugin: string): (ref: string) => string {
@@ -85,13 +86,14 @@ function operation(route: CompiledRoute, errors: readonly number[], securityName
 
 /** The OpenAPI 3.1 document of every enabled route, derived from the manifests only. */
 export function generateOpenApi(input: OpenApiInput): Record<string, unknown> {
-  const schemas: Record<string, unknown> = { Error: ERROR_SCHEMA, DryRunReport: DRY_RUN_REPORT_SCHEMA };
+  const catalogue = errorCatalogue(input.manifests);
+  const schemas: Record<string, unknown> = { Error: errorSchema(catalogue.map((e) => e.code)), DryRunReport: DRY_RUN_REPORT_SCHEMA };
   for (const manifest of input.manifests) {
     for (const [name, schema] of Object.entries(manifest.schemas ?? {})) {
       schemas[`${manifest.id}.${name}`] = rewriteRefs(schema, componentRef(manifest.id));
     }
   }
-  const withDatabase = new Set(input.manifests.filter((m) => m.requires?.services?.includes('db')).map((m) => m.id));
+  const withDatabase = input.usesDatabase;
   const securityNames = Object.keys(input.securitySchemes);
   const paths: Record<string, Record<string, unknown>> = {};
   const errorsInUse = new Set<number>();
@@ -101,7 +103,7 @@ export function generateOpenApi(input: OpenApiInput): Record<string, unknown> {
     const item = (paths[route.path] ??= {});
     item[route.decl.method.toLowerCase()] = operation(route, errors, securityNames);
   }
-  const responses = errorResponseComponents(errorsInUse);
+  const responses = errorResponseComponents(errorsInUse, catalogue);
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',

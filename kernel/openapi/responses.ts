@@ -1,4 +1,3 @@
-import { ERROR_CATALOGUE } from '../errors.js';
 import { rewriteRefs } from '../manifest/compile.js';
 import type { CompiledRoute } from '../types.js';
 
@@ -65,10 +64,10 @@ const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before retr
 const RETRYABLE = new Set([409, 429, 503]);
 
 /** The shared error response of each status in use, naming the error codes it carries. */
-export function errorResponseComponents(statuses: Iterable<number>): Record<string, unknown> {
+export function errorResponseComponents(statuses: Iterable<number>, catalogue: ReadonlyArray<{ code: string; status: number }>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const status of [...new Set(statuses)].sort((a, b) => a - b)) {
-    const codes = Object.entries(ERROR_CATALOGUE).filter(([, e]) => e.status === status).map(([code]) => code);
+    const codes = catalogue.filter((e) => e.status === status).map((e) => e.code);
     const text = STATUS_TEXT[status] ?? 'Error';
     out[`Error${status}`] = {
       description: codes.length > 0 ? `${text} (${codes.join(', ')})` : text,

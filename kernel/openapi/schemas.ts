@@ -1,8 +1,16 @@
 import { ERROR_CATALOGUE } from '../errors.js';
-import type { JsonSchema } from '../manifest/types.js';
+import type { JsonSchema, Manifest } from '../manifest/types.js';
 
-/** The spec's error body (§7), shared by every error response. */
-export const ERROR_SCHEMA: JsonSchema = {
+/** The one catalogue as the enabled plugins make it: the kernel's codes and those their manifests declare. */
+export function errorCatalogue(manifests: readonly Manifest[]): Array<{ code: string; status: number }> {
+  const codes: Array<{ code: string; status: number }> = Object.entries(ERROR_CATALOGUE).map(([code, e]) => ({ code, status: e.status }));
+  for (const manifest of manifests) for (const e of manifest.error_codes ?? []) codes.push({ code: e.code, status: e.status });
+  return codes;
+}
+
+/** The spec's error body (§7), shared by every error response; `code` lists the catalogue. */
+export function errorSchema(codes: readonly string[]): JsonSchema {
+  return {
   type: 'object',
   required: ['error'],
   properties: {
@@ -10,7 +18,7 @@ export const ERROR_SCHEMA: JsonSchema = {
       type: 'object',
       required: ['code', 'message', 'status'],
       properties: {
-        code: { type: 'string', enum: Object.keys(ERROR_CATALOGUE), description: 'Machine-readable; clients branch on it.' },
+        code: { type: 'string', enum: [...codes], description: 'Machine-readable; clients branch on it.' },
         message: { type: 'string', description: 'Human text; clients must not branch on it.' },
         status: { type: 'integer' },
         details: {
@@ -20,7 +28,8 @@ export const ERROR_SCHEMA: JsonSchema = {
       },
     },
   },
-};
+  };
+}
 
 /** The reply of `?dry_run=true` (kernel/pipeline/steps/dry-run.ts builds it). */
 export const DRY_RUN_REPORT_SCHEMA: JsonSchema = {

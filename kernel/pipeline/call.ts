@@ -34,8 +34,8 @@ export interface NewCall {
   body: unknown;
 }
 
-/** A fresh Call; `db` is bound by the kernel when the pipeline runs. */
-export function newCall(input: NewCall, db?: Knex): Call {
+/** A fresh Call; `db` is the kernel's handle (the transaction step swaps in the call's transaction). */
+export function newCall(input: NewCall, db: Knex): Call {
   return {
     route: input.route,
     transport: input.transport,
@@ -49,7 +49,7 @@ export function newCall(input: NewCall, db?: Knex): Call {
     receivedAt: new Date(),
     attribution: attributionFrom(input.headers, input.transport),
     dryRun: false,
-    db: db as Knex,
+    db,
     notes: {},
   };
 }

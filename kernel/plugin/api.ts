@@ -12,7 +12,7 @@ import type { KernelConfig } from '../config/types.js';
 import type { Events } from '../events/types.js';
 import type { JobSpec, Jobs } from '../jobs/types.js';
 import type {
-  AuditEntry, AuditSink, Authenticator, Catalog, Clock, Dispatcher, LogRecord, LogSink, Migration, PluginContext, PluginDefinition, PluginInstance, Readiness, SecretStore, StepFactory, StepSlot, TenantDirectory, TicketService,
+  AuditEntry, AuditSink, Authenticator, Catalog, Clock, Dispatcher, KernelMode, LogRecord, LogSink, MaintenanceCommand, Migration, PluginContext, PluginDefinition, PluginInstance, Readiness, SecretStore, StepFactory, StepSlot, TenantDirectory, TicketService,
 } from '../types.js';
 import type { Manifest } from '../manifest/types.js';
 import { contribute, extensionPoint, serviceRef, type Contribution, type ExtensionPoint, type ServiceRef, type ServicesOf } from './refs.js';
@@ -101,6 +101,8 @@ export interface PluginSetupContext<S> {
   readonly manifest: Manifest;
   /** The plugin's settings, validated against its manifest's settings schema (defaults filled in), frozen. */
   readonly settings: Readonly<S>;
+  /** `serve`, or `maintenance` when booted to run an operator command (provision nothing then). */
+  readonly mode: KernelMode;
 }
 
 /** What a plugin gives back from setup. */
@@ -122,6 +124,8 @@ export interface PluginSpec<D extends Record<string, ServiceRef<unknown>>, S> {
   /** The services the plugin needs; it receives exactly these. */
   deps: D;
   setup(services: ServicesOf<D>, context: PluginSetupContext<S>): PluginSetup | Promise<PluginSetup>;
+  /** Operator commands by name (`npm run admin -- <name>`). */
+  commands?: Record<string, MaintenanceCommand>;
 }
 
 /**
@@ -133,9 +137,11 @@ export function createPlugin<D extends Record<string, ServiceRef<unknown>>, S = 
     id: spec.id,
     manifest: spec.manifest,
     deps: spec.deps,
-    setup: (context: PluginContext) => spec.setup(context.services as ServicesOf<D>, { id: context.id, manifest: context.manifest, settings: context.settings as Readonly<S> }),
+    // The kernel resolved exactly `deps` into `context.services` (boot/plugin-services.ts).
+    setup: (context: PluginContext) => spec.setup(context.services as ServicesOf<D>, { id: context.id, manifest: context.manifest, settings: context.settings as Readonly<S>, mode: context.mode }),
   };
   if (spec.migrations) definition.migrations = spec.migrations;
+  if (spec.commands) definition.commands = spec.commands;
   return definition;
 }
 
@@ -148,3 +154,5 @@ export { pageOf, afterKey } from '../paging/page.js';
 export { canonicalJson } from '../paging/canonical.js';
 export { ACCOUNT_PERMISSION, ACCOUNT_WIDE, TENANT_PATTERN } from '../tenancy/scope.js';
 export { ACCOUNT_TRAIL } from '../audit/entry.js';
+export type { JobContext, JobOutcome, JobSpec, Jobs, Lease, Leases } from '../jobs/types.js';
+export type { Events } from '../events/types.js';

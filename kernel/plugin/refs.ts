@@ -8,7 +8,7 @@ export interface ServiceRef<T> {
   readonly kind: 'service';
   readonly id: string;
   /** Carries the type only; never set. */
-  readonly type?: (value: T) => T;
+  readonly type?: () => T;
 }
 
 export function serviceRef<T>(id: string): ServiceRef<T> {
@@ -24,7 +24,7 @@ export interface ExtensionPoint<T> {
   readonly kind: 'extension';
   readonly id: string;
   readonly single: boolean;
-  readonly type?: (value: T) => T;
+  readonly type?: () => T;
 }
 
 export function extensionPoint<T>(id: string, options: { single?: boolean } = {}): ExtensionPoint<T> {

@@ -1,5 +1,4 @@
-import { fromRoot } from '../../kernel/paths.js';
-import type { KernelServices, PluginDefinition } from '../../kernel/types.js';
+import { coreServices, createPlugin, fromRoot } from '../../kernel/plugin/api.js';
 import { agentHandlers, MCP_TRANSPORT_OPERATION } from './handlers.js';
 import { createMcpServer } from './mcp/server.js';
 import { readSettings } from './settings.js';
@@ -12,12 +11,12 @@ import { buildTools } from './tools.js';
  * those own the Node request and response, while a kernel route must answer with a Reply from
  * its pipeline; this keeps the server stateless and the SDK a test-only dependency.
  */
-const plugin: PluginDefinition = {
+export default createPlugin({
   id: 'agent',
   manifest: fromRoot('manifests', 'agent.json'),
-  setup(context) {
+  deps: { catalog: coreServices.catalog, config: coreServices.config, dispatcher: coreServices.dispatcher, logger: coreServices.logger },
+  setup({ catalog, config, dispatcher, logger }, context) {
     const settings = readSettings(context.settings);
-    const { catalog, config, dispatcher } = context.services as Pick<KernelServices, 'catalog' | 'config' | 'dispatcher'>;
     // Routes and manifests are fixed once the kernel has booted, so the tools are built once.
     const tools = buildTools(catalog);
     // The MCP transport route is not a tool of itself; WebSockets and event streams are no tools at all.
@@ -27,9 +26,8 @@ const plugin: PluginDefinition = {
       dispatcher,
       readOnly: settings.readOnly,
       serverInfo: { name: 'runtime-kernel', version: config.build.version },
-      logger: context.services.logger as KernelServices['logger'],
+      logger,
     });
     return { handlers: agentHandlers({ settings, tools, server }) };
   },
-};
-export default plugin;
+});

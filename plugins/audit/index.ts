@@ -1,34 +1,27 @@
-import type { Knex } from 'knex';
-import type { Logger } from 'pino';
-import type { Registry } from 'prom-client';
-import { fromRoot } from '../../kernel/paths.js';
-import type { PluginDefinition } from '../../kernel/types.js';
-import type { Jobs } from '../../kernel/jobs/types.js';
+import { contribute, coreExtensions, coreServices, createPlugin, fromRoot } from '../../kernel/plugin/api.js';
 import { auditHandlers } from './handlers.js';
 import { auditMetrics } from './metrics.js';
 import { createAudit } from './migrations/001_audit.js';
 import { sealAudit } from './migrations/002_audit_seals.js';
 import { createSealer } from './sealer.js';
-import { readSettings } from './settings.js';
+import { readSettings, type AuditSettings } from './settings.js';
 import { createAuditSink } from './sink.js';
 import { auditJobs } from './workers.js';
 
 /** The audit trail: the sink the kernel's audit step writes through, its sealer (and sweep job) and its metrics, GET /audit and its verifier. */
-const plugin: PluginDefinition = {
+export default createPlugin<{ db: typeof coreServices.db; logger: typeof coreServices.logger; metrics: typeof coreServices.metrics }, AuditSettings>({
   id: 'audit',
   manifest: fromRoot('manifests', 'audit.json'),
   migrations: [createAudit, sealAudit],
-  setup(context) {
-    const { db, logger, metrics, jobs } = context.services as { db: Knex; logger: Logger; metrics: Registry; jobs: Jobs };
-    const settings = readSettings(context.settings);
-    const sealer = createSealer(db, logger, settings, auditMetrics(metrics, db, logger));
-    for (const job of auditJobs(sealer, settings)) jobs.register(job);
+  deps: { db: coreServices.db, logger: coreServices.logger, metrics: coreServices.metrics },
+  setup({ db, logger, metrics }, { settings }) {
+    const options = readSettings(settings);
+    const sealer = createSealer(db, logger, options, auditMetrics(metrics, db, logger));
     return {
       handlers: auditHandlers(sealer, logger),
-      audit: createAuditSink(sealer),
+      contributions: [contribute(coreExtensions.auditSink, createAuditSink(sealer)), ...auditJobs(sealer, options).map((job) => contribute(coreExtensions.jobs, job))],
       start: () => sealer.start(),
       stop: () => sealer.stop(),
     };
   },
-};
-export default plugin;
+});

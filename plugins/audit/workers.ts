@@ -1,4 +1,4 @@
-import type { JobSpec } from '../../kernel/jobs/types.js';
+import type { JobSpec } from '../../kernel/plugin/api.js';
 import type { Sealer, SealerOptions } from './sealer.js';
 
 /**

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import type { AuditSink, Catalog, Clock } from '../../kernel/types.js';
+import type { AuditTrail } from '../../kernel/plugin/api.js';
+import type { Catalog, Clock } from '../../kernel/types.js';
 import type { RoleBook } from './roles.js';
 import type { Semaphore } from './passwords/semaphore.js';
 import type { IdentitySettings } from './settings.js';
@@ -13,6 +14,6 @@ export interface IdentityDeps {
   hashes: Semaphore;
   logger: Logger;
   catalog: Catalog;
-  /** The audit sink, when an audit plugin is enabled (looked up late: it may set up after us). */
-  audit(): AuditSink | undefined;
+  /** The audit trail (writes nowhere when no audit plugin is enabled). */
+  audit: AuditTrail;
 }

@@ -1,8 +1,4 @@
-import type { Knex } from 'knex';
-import type { Logger } from 'pino';
-import { fromRoot } from '../../kernel/paths.js';
-import type { KernelConfig } from '../../kernel/config/types.js';
-import type { Authenticator, Catalog, Clock, PluginDefinition } from '../../kernel/types.js';
+import { contribute, coreExtensions, coreServices, createPlugin, fromRoot } from '../../kernel/plugin/api.js';
 import { apiTokenAuthenticator } from './authenticators/api-token.js';
 import { breakGlassAuthenticator, breakGlassReadAudit } from './authenticators/break-glass.js';
 import { oidcAuthenticator } from './authenticators/oidc.js';
@@ -25,26 +21,24 @@ import { builtInRoles, RoleBook } from './roles.js';
 import { parseSettings } from './settings.js';
 import { allTenantIds, tenantExists } from './store/tenants.js';
 
-const plugin: PluginDefinition = {
+export default createPlugin({
   id: 'identity',
   manifest: fromRoot('manifests', 'identity.json'),
   migrations: [createIdentityTables, secureIdentityGrants],
-  setup(context) {
-    const services = context.services;
-    const config = services.config as Readonly<KernelConfig>;
+  deps: { db: coreServices.db, config: coreServices.config, clock: coreServices.clock, catalog: coreServices.catalog, logger: coreServices.logger, audit: coreServices.audit },
+  setup({ db, config, clock, catalog, logger, audit }, context) {
     const settings = parseSettings(context.settings, config.profile, process.env);
-    const catalog = services.catalog as Catalog;
     const deps: IdentityDeps = {
       settings,
-      clock: services.clock as Clock,
+      clock,
       roles: new RoleBook(builtInRoles(catalog)),
       hashes: new Semaphore(settings.maxConcurrentHashes, settings.maxQueuedHashes),
-      logger: services.logger as Logger,
+      logger,
       catalog,
-      audit: () => services.audit,
+      audit,
     };
     // The credential chain, in the order of spec §5: session, API token, OIDC JWT, break-glass.
-    const authenticators: Authenticator[] = [sessionAuthenticator(deps), apiTokenAuthenticator(deps), oidcAuthenticator(deps)];
+    const authenticators = [sessionAuthenticator(deps), apiTokenAuthenticator(deps), oidcAuthenticator(deps)];
     if (settings.breakGlass) authenticators.push(breakGlassAuthenticator(deps, settings.breakGlass));
     return {
       handlers: {
@@ -55,17 +49,19 @@ const plugin: PluginDefinition = {
         ...apiTokenHandlers(deps),
         ...providerHandlers(deps),
       },
-      authenticators,
-      tenants: { list: allTenantIds, exists: tenantExists },
-      steps: { authenticate: breakGlassReadAudit(deps), authorize: passwordWorkStep(deps) },
+      contributions: [
+        ...authenticators.map((a) => contribute(coreExtensions.authenticators, a)),
+        contribute(coreExtensions.tenantDirectory, { list: allTenantIds, exists: tenantExists }),
+        contribute(coreExtensions.steps, { slot: 'authenticate', factory: breakGlassReadAudit(deps) }),
+        contribute(coreExtensions.steps, { slot: 'authorize', factory: passwordWorkStep(deps) }),
+      ],
       async start() {
         // A maintenance command never creates the bootstrap account behind the operator's back.
         if (context.mode === 'maintenance') return;
-        await bootstrapAdmin(services.db as Knex, deps);
-        await warnShadowedRegistrations(services.db as Knex, deps);
+        await bootstrapAdmin(db, deps);
+        await warnShadowedRegistrations(db, deps);
       },
     };
   },
   commands: { 'reset-password': resetPasswordCommand },
-};
-export default plugin;
+});

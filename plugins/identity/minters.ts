@@ -37,8 +37,10 @@ export async function minterOf(call: Call, deps: IdentityDeps): Promise<Minter> 
       if (!deps.settings.breakGlass) throw invalidCredential('The break-glass key is not configured.');
       return { kind: 'break_glass', tenantId: null, id: breakGlassFingerprint(deps.settings.breakGlass.keyHash) };
     case 'local':
-      // Without authenticators every caller is the local admin: no account for a token to live by.
-      throw new ApiError('bad_request', 'API tokens are minted by a signed-in account; this deployment runs without authentication.');
+    case 'maintenance':
+      // Without authenticators every caller is the local admin, and an operator's command acts as
+      // no account: neither leaves an account for a token to live by.
+      throw new ApiError('bad_request', 'API tokens are minted by a signed-in account; this caller is not one.');
   }
 }
 

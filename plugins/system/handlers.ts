@@ -1,7 +1,6 @@
-import type { Handler, KernelServices, PluginContext } from '../../kernel/types.js';
+import type { Handler, KernelServices } from '../../kernel/types.js';
 
-export function systemHandlers(context: PluginContext): Record<string, Handler> {
-  const { catalog, metrics, readiness, config } = context.services as Pick<KernelServices, 'catalog' | 'metrics' | 'readiness' | 'config'>;
+export function systemHandlers({ catalog, metrics, readiness, config }: Pick<KernelServices, 'catalog' | 'metrics' | 'readiness' | 'config'>): Record<string, Handler> {
   const build = config.build;
   const startedAt = new Date();
   return {

@@ -1,10 +1,9 @@
-import { fromRoot } from '../../kernel/paths.js';
-import type { PluginDefinition } from '../../kernel/types.js';
+import { coreServices, createPlugin, fromRoot } from '../../kernel/plugin/api.js';
 import { systemHandlers } from './handlers.js';
 
-const plugin: PluginDefinition = {
+export default createPlugin({
   id: 'system',
   manifest: fromRoot('manifests', 'system.json'),
-  setup: (context) => ({ handlers: systemHandlers(context) }),
-};
-export default plugin;
+  deps: { catalog: coreServices.catalog, metrics: coreServices.metrics, readiness: coreServices.readiness, config: coreServices.config },
+  setup: (services) => ({ handlers: systemHandlers(services) }),
+});

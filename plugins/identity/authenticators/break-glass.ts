@@ -53,8 +53,8 @@ export function breakGlassReadAudit(deps: IdentityDeps): StepFactory {
     if (route.mutating || route.decl.permission === 'public') return null;
     return async (call, next) => {
       if (call.principal?.credential.kind !== 'break_glass') return next();
-      const sink = deps.audit();
-      if (!sink) return next();
+      const sink = deps.audit;
+      if (!sink.enabled) return next();
       try {
         const reply = await next();
         await sink.write(call.db, readEntry(call, reply.status, null));

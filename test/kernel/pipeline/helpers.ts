@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { AuditRow } from '../../../plugins/audit/store.js';
 import { ApiError } from '../../../kernel/errors.js';
 import type { Authenticator, PluginDefinition, Principal } from '../../../kernel/types.js';
+import { contribute, coreExtensions } from '../../../kernel/plugin/api.js';
 
 /** The third-party fixture plugin, enabled the way an operator would: by folder in config. */
 export const FIXTURE = { module: 'test/fixtures/third-party-plugin' };
@@ -38,7 +39,7 @@ export const headerAuthPlugin: PluginDefinition = {
         return principal;
       },
     };
-    return { handlers: {}, authenticators: [link] };
+    return { handlers: {}, contributions: [contribute(coreExtensions.authenticators, link)] };
   },
 };
 

@@ -1,7 +1,10 @@
 import { expect } from 'chai';
 import { onPostgres, startKernel, type TestKernel } from '../../support/kernel.js';
 import { PLUGINS, as, expectRefused, headerAuthPlugin } from '../../kernel/pipeline/helpers.js';
-import { readSettings } from '../../../plugins/audit/settings.js';
+import { readFileSync } from 'node:fs';
+import { fromRoot } from '../../../kernel/paths.js';
+import { pluginSettings } from '../../../kernel/plugin/settings.js';
+import { readSettings, type AuditSettings } from '../../../plugins/audit/settings.js';
 import { verifyTrail, writeRecord } from './records.js';
 
 describe('audit sealer', () => {
@@ -60,14 +63,18 @@ describe('audit sealer', () => {
 });
 
 describe('audit settings', () => {
+  // The kernel checks them against the audit manifest's settings schema before setup.
+  const schema = (JSON.parse(readFileSync(fromRoot('manifests', 'audit.json'), 'utf8')) as { settings: Record<string, unknown> }).settings;
+  const read = (raw: Record<string, unknown>) => readSettings(pluginSettings('audit', schema, raw) as unknown as AuditSettings);
+
   it('reads the sealing delay and sweep interval, with defaults', () => {
-    expect(readSettings({})).to.deep.equal({ delayMs: 20, sweepMs: 60_000, batch: 1000 });
-    expect(readSettings({ seal_delay_ms: 0, sweep_interval_seconds: 5 })).to.include({ delayMs: 0, sweepMs: 5000 });
+    expect(read({})).to.deep.equal({ delayMs: 20, sweepMs: 60_000, batch: 1000 });
+    expect(read({ seal_delay_ms: 0, sweep_interval_seconds: 5 })).to.include({ delayMs: 0, sweepMs: 5000 });
   });
 
   it('refuses an unknown or malformed setting, naming it', () => {
     for (const settings of [{ seal_every: 5 }, { seal_delay_ms: -1 }, { sweep_interval_seconds: 0.5 }, { seal_delay_ms: '20' }]) {
-      expect(() => readSettings(settings)).to.throw(/^settings\.audit: /);
+      expect(() => read(settings)).to.throw(/^settings\.audit/);
     }
   });
 
@@ -79,7 +86,7 @@ describe('audit settings', () => {
         error = err;
       },
     );
-    expect(String(error)).to.match(/settings\.audit: unknown setting "seal_every"/);
+    expect(String(error)).to.match(/settings\.audit: must NOT have additional properties \(seal_every\)/);
   });
 });
 

@@ -1,14 +1,15 @@
 import { expect } from 'chai';
 import type { PluginDefinition } from '../../../kernel/types.js';
+import { coreServices, createPlugin } from '../../../kernel/plugin/api.js';
 import { startKernel, type TestKernel } from '../../support/kernel.js';
 import { as, headerAuthPlugin } from '../../kernel/pipeline/helpers.js';
 
 /** A plugin that writes to the runtime log from inside a request's transaction. */
-const writerPlugin: PluginDefinition = {
+const writerPlugin: PluginDefinition = createPlugin({
   id: 'log-writer',
+  deps: { logs: coreServices.logs },
   manifest: {
     id: 'log-writer', version: '1.0.0', summary: 'Writes runtime log records',
-    requires: { services: ['logs'] },
     permissions: [{ name: 'test:log:write', description: 'write' }],
     routes: [{
       operation: 'writeLog', method: 'POST', path: '/log-writer', permission: 'test:log:write', category: 'test', read_only: false, summary: 'Write a log record',
@@ -16,15 +17,15 @@ const writerPlugin: PluginDefinition = {
       response: { status: 202 }, audit: { class: 'none', reason: 'test route' },
     }],
   },
-  setup: (context) => ({
+  setup: ({ logs }) => ({
     handlers: {
       async writeLog(call) {
-        await context.services.logs!.write({ tenantId: call.tenantId as string, level: 'warn', source: 'log-writer', message: (call.body as { message: string }).message, fields: { request: call.requestId } });
+        await logs.write({ tenantId: call.tenantId as string, level: 'warn', source: 'log-writer', message: (call.body as { message: string }).message, fields: { request: call.requestId } });
         return { status: 202, body: { accepted: true } };
       },
     },
   }),
-};
+});
 
 describe('GET /logs', () => {
   let k: TestKernel;

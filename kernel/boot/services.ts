@@ -1,0 +1,79 @@
+import type { Logger } from 'pino';
+import type { KernelConfig } from '../config/types.js';
+import type { Database } from '../db/connect.js';
+import { createDispatcher, type RouteRunner } from '../dispatch.js';
+import { createEventBus, type EventBus } from '../events/bus.js';
+import { createJobRunner, type JobRunner } from '../jobs/runner.js';
+import { createMetricsRegistry } from '../metrics.js';
+import { ExtensionRegistry } from '../plugin/extensions.js';
+import { createReadiness } from '../readiness.js';
+import { createTicketStore } from '../realtime/tickets.js';
+import { createSecretStore } from '../secrets.js';
+import type { Catalog, Clock, KernelServices } from '../types.js';
+
+/** The kernel's own services, before any plugin is set up, and what must be stopped with them. */
+export interface CoreServices {
+  services: KernelServices;
+  readiness: ReturnType<typeof createReadiness>;
+  tickets: ReturnType<typeof createTicketStore>;
+  registry: ExtensionRegistry;
+  /** The job runner and event bus behind `services.jobs` and `services.events`, with their start and stop. */
+  jobs: JobRunner;
+  events: EventBus;
+  /** Filled by the mount phase: each operation's composed pipeline, for the dispatcher. */
+  runners: Map<string, RouteRunner>;
+  stopBackground(): Promise<void>;
+}
+
+/**
+ * Builds every kernel service. Those the plugins provide through extension points (the audit
+ * and log sinks, the tenant directory, the credential chain) start empty and are filled in once
+ * every plugin is set up (boot/wire.ts).
+ */
+export function createCoreServices(input: { config: Readonly<KernelConfig>; logger: Logger; clock: Clock; database: Database; catalog: Catalog }): CoreServices {
+  const { config, logger, clock, database, catalog } = input;
+  const metrics = createMetricsRegistry();
+  const stopTimeoutMs = config.jobs?.stop_timeout_ms ?? 5000;
+  const events = createEventBus({ database, url: config.database.url, logger: logger.child({ component: 'events' }), metrics, pollMs: config.events?.poll_ms ?? 1000, stopTimeoutMs });
+  const jobs = createJobRunner({ db: database.knex, logger: logger.child({ component: 'jobs' }), metrics, events, leaseMs: config.jobs?.lease_ms ?? 15_000, stopTimeoutMs });
+  const runners = new Map<string, RouteRunner>();
+  const { dispatcher, delegation } = createDispatcher(catalog, runners, database.knex);
+  const readiness = createReadiness(config.database.ready_timeout_ms);
+  readiness.add('database', async () => {
+    await database.knex.raw('select 1');
+    return true;
+  });
+  const tickets = createTicketStore(clock);
+  const services: KernelServices = {
+    db: database.knex,
+    logger,
+    config,
+    clock,
+    catalog,
+    dispatcher,
+    metrics,
+    readiness,
+    secrets: createSecretStore(database.knex),
+    // A dispatched call's delegated principal is the first link; the plugins' links follow.
+    authenticators: [delegation],
+    audit: undefined,
+    logs: undefined,
+    tenants: undefined,
+    jobs,
+    events,
+    tickets,
+  };
+  return {
+    services,
+    readiness,
+    tickets,
+    registry: new ExtensionRegistry(),
+    jobs,
+    events,
+    runners,
+    async stopBackground() {
+      await jobs.stop();
+      await events.stop();
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import type { KernelConfig } from '../config/types.js';
+import type { Database } from '../db/connect.js';
+import { eventPurgeJob } from '../events/purge.js';
+import { keyPurgeJob } from '../idempotency/purge.js';
+import type { CoreServices } from './services.js';
+import type { SetUpPlugin } from './setup.js';
+
+/**
+ * Phase 7, start: the kernel's own jobs are registered, events start before the plugins (they
+ * may subscribe), then each plugin starts, then the job runner takes leases.
+ */
+export async function startAll(input: { config: Readonly<KernelConfig>; database: Database; core: CoreServices; plugins: readonly SetUpPlugin[] }): Promise<void> {
+  const { config, database, core, plugins } = input;
+  const { jobs, events } = core;
+  const { services } = core;
+  const { logger } = services;
+  jobs.register(keyPurgeJob(database.knex, services.clock, logger, (config.idempotency?.purge_interval_seconds ?? 600) * 1000));
+  jobs.register(eventPurgeJob(database.knex, config.events?.retention_seconds ?? 3600, logger));
+  await events.start();
+  for (const { instance } of plugins) await instance.start?.();
+  jobs.start();
+}
+
+/** The reverse: jobs stop before the plugins whose work they run; events after the plugins that publish them. */
+export async function stopAll(input: { core: CoreServices; plugins: readonly SetUpPlugin[] }): Promise<void> {
+  const { core, plugins } = input;
+  const { services } = core;
+  await core.jobs.stop();
+  for (const { id, instance } of [...plugins].reverse()) {
+    try {
+      await instance.stop?.();
+    } catch (err) {
+      services.logger.error({ err, plugin: id }, 'plugin failed to stop');
+    }
+  }
+  await core.events.stop();
+}

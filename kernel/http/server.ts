@@ -1,0 +1,57 @@
+import type { Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type Koa from 'koa';
+import type { Logger } from 'pino';
+import type { KernelConfig } from '../config/types.js';
+import type { Realtime } from '../realtime/index.js';
+import { answerClientErrors } from './client-error.js';
+
+export interface HttpServer {
+  /** Starts serving on the configured host and port; resolves with the bound address. */
+  listen(): Promise<{ port: number; url: string }>;
+  /** Stops taking connections, closes WebSockets and streams, and drains the rest within the grace. */
+  drain(): Promise<void>;
+}
+
+/** The HTTP server's lifecycle: listening, and draining on shutdown (in-flight requests finish). */
+export function createHttpServer(input: { app: Koa; config: Readonly<KernelConfig>; logger: Logger; realtime: Realtime }): HttpServer {
+  const { app, config, logger, realtime } = input;
+  let server: Server | undefined;
+  const sockets = new Set<Socket>();
+  return {
+    listen() {
+      return new Promise((resolve, reject) => {
+        const s = app.listen(config.http.port, config.http.host);
+        server = s;
+        answerClientErrors(s, logger);
+        s.on('upgrade', realtime.upgradeListener(app.callback()));
+        s.on('connection', (socket: Socket) => {
+          sockets.add(socket);
+          socket.on('close', () => sockets.delete(socket));
+        });
+        s.once('error', reject);
+        s.once('listening', () => {
+          const { port } = s.address() as AddressInfo;
+          const host = config.http.host.includes(':') ? `[${config.http.host}]` : config.http.host;
+          resolve({ port, url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}` });
+        });
+      });
+    },
+    async drain() {
+      if (!server) {
+        await realtime.close();
+        return;
+      }
+      const s = server;
+      const drained = new Promise<void>((resolve) => s.close(() => resolve()));
+      s.closeIdleConnections();
+      // WebSockets and event streams never end by themselves: they are closed first.
+      await realtime.close();
+      s.closeIdleConnections();
+      const grace = setTimeout(() => s.closeAllConnections(), config.http.shutdown_grace_ms);
+      await drained;
+      clearTimeout(grace);
+      for (const socket of sockets) socket.destroy();
+    },
+  };
+}
