@@ -154,5 +154,8 @@ export { pageOf, afterKey } from '../paging/page.js';
 export { canonicalJson } from '../paging/canonical.js';
 export { ACCOUNT_PERMISSION, ACCOUNT_WIDE, TENANT_PATTERN } from '../tenancy/scope.js';
 export { ACCOUNT_TRAIL } from '../audit/entry.js';
+export { localSchemaName, rewriteRefs } from '../manifest/compile.js';
+export type { JsonSchema } from '../manifest/types.js';
+export { CommandError } from '../admin/command-error.js';
 export type { JobContext, JobOutcome, JobSpec, Jobs, Lease, Leases } from '../jobs/types.js';
 export type { Events } from '../events/types.js';

@@ -1,5 +1,5 @@
-import { localSchemaName, rewriteRefs } from '../../kernel/manifest/compile.js';
-import type { JsonSchema } from '../../kernel/manifest/types.js';
+import { localSchemaName, rewriteRefs } from '../../kernel/plugin/api.js';
+import type { JsonSchema } from '../../kernel/plugin/api.js';
 import type { CompiledRoute } from '../../kernel/types.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../kernel/manifest/types.js';
+import type { JsonSchema } from '../../kernel/plugin/api.js';
 import type { Catalog, CompiledRoute } from '../../kernel/types.js';
 import { toolInput, type ArgumentLayout } from './input-schema.js';
 

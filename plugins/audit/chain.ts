@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { canonicalJson } from '../../kernel/paging/canonical.js';
+import { canonicalJson } from '../../kernel/plugin/api.js';
 import type { AuditEntry } from '../../kernel/types.js';
 
 /** The predecessor hash of a tenant's first record. */

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { ACCOUNT_TRAIL } from '../../kernel/audit/entry.js';
+import { ACCOUNT_TRAIL } from '../../kernel/plugin/api.js';
 import type { Call, Handler } from '../../kernel/types.js';
-import { pageOf } from '../../kernel/paging/page.js';
+import { pageOf } from '../../kernel/plugin/api.js';
 import type { Sealer } from './sealer.js';
 import { listRecords, toRecord, type AuditFilter, type Position } from './store.js';
 import { verifyChain } from './verify.js';

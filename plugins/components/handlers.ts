@@ -1,6 +1,6 @@
 import { ApiError } from '../../kernel/errors.js';
-import { slugify } from '../../kernel/ids.js';
-import { afterKey, pageOf } from '../../kernel/paging/page.js';
+import { slugify } from '../../kernel/plugin/api.js';
+import { afterKey, pageOf } from '../../kernel/plugin/api.js';
 import type { Call, Clock, Handler } from '../../kernel/types.js';
 import { ComponentStore, type ComponentFields, type ComponentState } from './store.js';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { slugify } from '../../kernel/ids.js';
+import { slugify } from '../../kernel/plugin/api.js';
 import type { IdentityDeps } from './deps.js';
 import { hashPassword } from './passwords/scrypt.js';
 import { ACCOUNT_ADMIN_ROLE } from './roles.js';

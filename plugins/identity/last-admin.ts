@@ -1,5 +1,5 @@
 import { ApiError } from '../../kernel/errors.js';
-import { ACCOUNT_PERMISSION } from '../../kernel/pipeline/steps/tenancy.js';
+import { ACCOUNT_PERMISSION } from '../../kernel/plugin/api.js';
 import type { Call } from '../../kernel/types.js';
 import type { IdentityDeps } from './deps.js';
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ACCOUNT_PERMISSION } from '../../kernel/pipeline/steps/tenancy.js';
+import { ACCOUNT_PERMISSION } from '../../kernel/plugin/api.js';
 import type { Catalog } from '../../kernel/types.js';
 import { iso } from './time.js';
 

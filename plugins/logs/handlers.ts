@@ -1,5 +1,5 @@
 import type { Handler } from '../../kernel/types.js';
-import { pageOf } from '../../kernel/paging/page.js';
+import { pageOf } from '../../kernel/plugin/api.js';
 import { listLogs, toLogRecord, type LogFilter } from './store.js';
 
 const FILTERS = ['level', 'source', 'since', 'until'] as const;

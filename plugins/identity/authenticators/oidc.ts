@@ -1,4 +1,4 @@
-import { ACCOUNT_PERMISSION } from '../../../kernel/pipeline/steps/tenancy.js';
+import { ACCOUNT_PERMISSION } from '../../../kernel/plugin/api.js';
 import type { Authenticator, Call, Principal } from '../../../kernel/types.js';
 import type { IdentityDeps } from '../deps.js';
 import { IssuerCache } from '../oidc/issuers.js';

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
-import { CommandError } from '../../../kernel/admin/command-error.js';
+import { CommandError } from '../../../kernel/plugin/api.js';
 import type { MaintenanceCommand, MaintenanceContext, Principal } from '../../../kernel/types.js';
 import { parseSettings } from '../settings.js';
 import { tenantExists } from '../store/tenants.js';

@@ -1,4 +1,4 @@
-import { pageOf as kernelPage, afterKey } from '../../../kernel/paging/page.js';
+import { pageOf as kernelPage, afterKey } from '../../../kernel/plugin/api.js';
 import { ApiError } from '../../../kernel/errors.js';
 import type { Call, PageRequest, Principal, Reply } from '../../../kernel/types.js';
 import type { IdentityDeps } from '../deps.js';

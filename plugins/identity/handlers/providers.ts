@@ -1,5 +1,5 @@
 import { ApiError } from '../../../kernel/errors.js';
-import { slugify } from '../../../kernel/ids.js';
+import { slugify } from '../../../kernel/plugin/api.js';
 import type { Call, Handler } from '../../../kernel/types.js';
 import type { IdentityDeps } from '../deps.js';
 import { isLoopbackUrl } from '../oidc/issuers.js';

@@ -1,4 +1,4 @@
-import { isUniqueViolation } from '../../../kernel/db/errors.js';
+import { isUniqueViolation } from '../../../kernel/plugin/api.js';
 import { ApiError } from '../../../kernel/errors.js';
 import type { Handler } from '../../../kernel/types.js';
 import type { IdentityDeps } from '../deps.js';

@@ -1,5 +1,5 @@
 import { ApiError } from '../../../kernel/errors.js';
-import { slugify } from '../../../kernel/ids.js';
+import { slugify } from '../../../kernel/plugin/api.js';
 import type { Handler } from '../../../kernel/types.js';
 import type { IdentityDeps } from '../deps.js';
 import { insertTenant, listTenants } from '../store/tenants.js';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { isUniqueViolation } from '../../../kernel/db/errors.js';
+import { isUniqueViolation } from '../../../kernel/plugin/api.js';
 import { ApiError } from '../../../kernel/errors.js';
 import { iso } from '../time.js';
 
