@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../errors.js';
 import { canonicalJson } from '../paging/canonical.js';
+import { KERNEL_FIELDS } from '../manifest/kernel-fields.js';
 import type { Call } from '../types.js';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -49,9 +50,11 @@ export function payloadFingerprint(call: Call): string {
   const body = typeof call.body === 'object' && call.body !== null && !Buffer.isBuffer(call.body) ? { ...(call.body as Record<string, unknown>) } : call.body;
   if (body && typeof body === 'object' && !Buffer.isBuffer(body)) {
     delete (body as Record<string, unknown>)[call.route.idempotency];
-    delete (body as Record<string, unknown>).tenant_id;
+    delete (body as Record<string, unknown>)[KERNEL_FIELDS.tenant];
   }
-  const { dry_run: _d, tenant_id: _t, ...query } = call.query;
+  const query = { ...call.query };
+  delete query[KERNEL_FIELDS.dryRun];
+  delete query[KERNEL_FIELDS.tenant];
   const content = Buffer.isBuffer(body) ? createHash('sha256').update(body).digest('hex') : body;
   return createHash('sha256').update(canonicalJson([call.method, call.path, query, content ?? null])).digest('base64url');
 }

@@ -2,6 +2,7 @@ import type { CompiledRoute } from '../types.js';
 import type { JsonSchema, RouteDecl } from './types.js';
 import { isMutating } from './types.js';
 import { TENANT_ID_FIELD } from '../tenancy/scope.js';
+import { KERNEL_FIELDS } from './kernel-fields.js';
 
 export { ACCOUNT_WIDE } from '../tenancy/scope.js';
 
@@ -72,20 +73,20 @@ export function compileRoute(plugin: string, original: RouteDecl, named: Readonl
 
   let query = objectSchema(decl.query);
   const queryExtra: Record<string, JsonSchema> = {};
-  if (tenancy === 'tenant' && !mutating) queryExtra.tenant_id = TENANT_ID;
-  if (tenancy === 'tenant' && mutating && bodyType !== 'json') queryExtra.tenant_id = TENANT_ID;
+  if (tenancy === 'tenant' && !mutating) queryExtra[KERNEL_FIELDS.tenant] = TENANT_ID;
+  if (tenancy === 'tenant' && mutating && bodyType !== 'json') queryExtra[KERNEL_FIELDS.tenant] = TENANT_ID;
   if (decl.paging) {
-    queryExtra.limit = { type: 'integer', minimum: 1, description: `Page size; default ${decl.paging.default_limit}, larger values are clamped to ${decl.paging.max_limit}.` };
-    queryExtra.cursor = { type: 'string', minLength: 1, maxLength: 2048, description: 'Opaque cursor from the previous page.' };
+    queryExtra[KERNEL_FIELDS.limit] = { type: 'integer', minimum: 1, description: `Page size; default ${decl.paging.default_limit}, larger values are clamped to ${decl.paging.max_limit}.` };
+    queryExtra[KERNEL_FIELDS.cursor] = { type: 'string', minLength: 1, maxLength: 2048, description: 'Opaque cursor from the previous page.' };
   }
-  if (dryRunAllowed) queryExtra.dry_run = { type: 'boolean', description: 'Run every check and the change in a transaction that is rolled back.' };
+  if (dryRunAllowed) queryExtra[KERNEL_FIELDS.dryRun] = { type: 'boolean', description: 'Run every check and the change in a transaction that is rolled back.' };
   if (decl.upgrade === 'websocket') queryExtra.ticket = TICKET;
   query = withProperties(query, queryExtra);
 
   let body = decl.body;
   if (body && bodyType === 'json') {
     const bodyExtra: Record<string, JsonSchema> = {};
-    if (tenancy === 'tenant') bodyExtra.tenant_id = TENANT_ID;
+    if (tenancy === 'tenant') bodyExtra[KERNEL_FIELDS.tenant] = TENANT_ID;
     if (idempotency !== 'none') bodyExtra[idempotency] = { type: 'string', minLength: 1, maxLength: 255, description: 'Reusing the key retries the same intent.' };
     if (Object.keys(bodyExtra).length > 0 && (body.type === 'object' || body.properties)) body = withProperties(body, bodyExtra);
   }

@@ -1,15 +1,14 @@
 import type { Call, CompiledRoute } from '../types.js';
 import { canonicalJson } from './canonical.js';
+import { NON_FILTER_FIELDS } from '../manifest/kernel-fields.js';
 
-/** Query fields the kernel adds to list routes; they never change which rows a list holds. */
-const PAGING_FIELDS = new Set(['limit', 'cursor', 'tenant_id', 'dry_run']);
 
 /** The query fields a route's cursors are bound to: the declared `filters`, else every query field. */
 export function filterFields(route: CompiledRoute): string[] {
   const declared = route.decl.paging?.filters;
   if (declared) return [...declared].sort();
   const properties = Object.keys((route.schemas.query?.properties as Record<string, unknown> | undefined) ?? {});
-  return properties.filter((name) => !PAGING_FIELDS.has(name)).sort();
+  return properties.filter((name) => !NON_FILTER_FIELDS.has(name)).sort();
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { StepFactory, StepSlot } from '../types.js';
 import type { SchemaCompiler } from '../manifest/validators.js';
 import { dryRunStep } from './steps/dry-run.js';
-import { auditBeforeCommit, auditStep } from './steps/audit.js';
+import { auditBeforeCommit, auditStep } from '../audit/step.js';
 import { authenticateStep } from './steps/authenticate.js';
 import { inputGuardStep } from './steps/input-guard.js';
 import { tenancyStep } from './steps/tenancy.js';

@@ -153,7 +153,7 @@ export { isUniqueViolation } from '../db/errors.js';
 export { pageOf, afterKey } from '../paging/page.js';
 export { canonicalJson } from '../paging/canonical.js';
 export { ACCOUNT_PERMISSION, ACCOUNT_WIDE, TENANT_PATTERN } from '../tenancy/scope.js';
-export { ACCOUNT_TRAIL } from '../audit/entry.js';
+export { ACCOUNT_TRAIL, auditEntry } from '../audit/entry.js';
 export { localSchemaName, rewriteRefs } from '../manifest/compile.js';
 export type { JsonSchema } from '../manifest/types.js';
 export { CommandError } from '../admin/command-error.js';

@@ -1,5 +1,6 @@
 import { ApiError, toApiError } from '../../../kernel/errors.js';
-import type { AuditEntry, Authenticator, Call, Principal, StepFactory } from '../../../kernel/types.js';
+import { auditEntry } from '../../../kernel/plugin/api.js';
+import type { Authenticator, Principal, StepFactory } from '../../../kernel/types.js';
 import type { IdentityDeps } from '../deps.js';
 import { ACCOUNT_ADMIN_ROLE } from '../roles.js';
 import { hashSecret, sameHash } from '../tokens/format.js';
@@ -57,36 +58,13 @@ export function breakGlassReadAudit(deps: IdentityDeps): StepFactory {
       if (!sink.enabled) return next();
       try {
         const reply = await next();
-        await sink.write(call.db, readEntry(call, reply.status, null));
+        await sink.write(call.db, auditEntry(call, { reply }, deps.clock.now()));
         return reply;
       } catch (err) {
         const error = toApiError(err);
-        await sink.write(call.db, readEntry(call, error.status, error.code)).catch((writeErr: unknown) => deps.logger.error({ err: writeErr }, 'break-glass audit record failed'));
+        await sink.write(call.db, auditEntry(call, { error }, deps.clock.now())).catch((writeErr: unknown) => deps.logger.error({ err: writeErr }, 'break-glass audit record failed'));
         throw err;
       }
     };
-  };
-}
-
-function readEntry(call: Call, status: number, errorCode: string | null): AuditEntry {
-  const principal = call.principal as Principal;
-  return {
-    tenantId: call.tenantId ?? principal.tenantId,
-    operation: call.route.decl.operation,
-    method: call.method,
-    path: call.path,
-    resourceId: call.resourceId ?? (typeof call.params.id === 'string' ? call.params.id : null),
-    status,
-    outcome: errorCode === null ? 'success' : status < 500 ? 'refused' : 'failed',
-    errorCode,
-    requestId: call.requestId,
-    idempotencyKey: null,
-    principal,
-    attribution: call.attribution,
-    fields: {},
-    detail: call.notes.auditDetail ?? {},
-    severity: 'critical',
-    transport: call.transport,
-    at: new Date(),
   };
 }

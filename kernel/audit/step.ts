@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
 import { Counter } from 'prom-client';
-import { ACCOUNT_TRAIL, auditEntry, strippedEntry } from '../../audit/entry.js';
-import { RecordBudget } from '../../audit/rate-limit.js';
-import { ConformanceError } from '../../manifest/conformance.js';
-import { toApiError } from '../../errors.js';
-import { isDatabaseUnreachable } from '../../db/errors.js';
-import type { AuditEntry, AuditSink, Call, KernelServices, Reply, StepFactory } from '../../types.js';
+import { ACCOUNT_TRAIL, auditEntry, strippedEntry } from './entry.js';
+import { RecordBudget } from './rate-limit.js';
+import { ConformanceError } from '../manifest/conformance.js';
+import { toApiError } from '../errors.js';
+import { isDatabaseUnreachable } from '../db/errors.js';
+import type { AuditEntry, AuditSink, Call, KernelServices, Reply, StepFactory } from '../types.js';
 
 function sinkOf(kernel: KernelServices): AuditSink | undefined {
   return kernel.audit;
