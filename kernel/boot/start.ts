@@ -2,6 +2,7 @@ import type { KernelConfig } from '../config/types.js';
 import type { Database } from '../db/connect.js';
 import { eventPurgeJob } from '../events/purge.js';
 import { keyPurgeJob } from '../idempotency/purge.js';
+import { ticketPurgeJob } from '../realtime/tickets.js';
 import type { CoreServices } from './services.js';
 import type { SetUpPlugin } from './setup.js';
 
@@ -16,6 +17,7 @@ export async function startAll(input: { config: Readonly<KernelConfig>; database
   const { logger } = services;
   jobs.register(keyPurgeJob(database.knex, services.clock, logger, (config.idempotency?.purge_interval_seconds ?? 600) * 1000));
   jobs.register(eventPurgeJob(database.knex, config.events?.retention_seconds ?? 3600, logger));
+  jobs.register(ticketPurgeJob(database.knex, core.tickets, services.clock));
   await events.start();
   for (const { instance } of plugins) await instance.start?.();
   jobs.start();

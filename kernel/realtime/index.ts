@@ -11,8 +11,6 @@ import type { Authenticator, Clock } from '../types.js';
 import { createSocketRegistry } from './sockets.js';
 import type { TicketStore } from './tickets.js';
 
-/** Expired tickets are deleted this often by every instance (the DELETE is idempotent). */
-const TICKET_PURGE_INTERVAL_MS = 10 * 60_000;
 
 /** The long-lived connections of one instance: WebSockets and event streams. */
 export interface Realtime {
@@ -47,10 +45,6 @@ export function createRealtime(input: {
 
   const socketRoutes = input.mounted.filter((m) => m.route.decl.upgrade === 'websocket');
   // Tickets exist only where a WebSocket route does.
-  const purge = socketRoutes.length === 0 ? undefined : setInterval(() => {
-    input.tickets.purge(db, input.clock.now()).catch((err: unknown) => logger.warn({ err }, 'expired ticket purge failed'));
-  }, TICKET_PURGE_INTERVAL_MS);
-  purge?.unref();
 
   return {
     streams,
@@ -65,7 +59,6 @@ export function createRealtime(input: {
       });
     },
     async close() {
-      clearInterval(purge);
       await Promise.all([sockets.close(), streams.close()]);
     },
   };

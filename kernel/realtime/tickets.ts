@@ -1,3 +1,4 @@
+import type { JobSpec } from '../jobs/types.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { ApiError } from '../errors.js';
@@ -174,4 +175,9 @@ export function createTicketStore(clock: Clock): TicketStore {
       }
     },
   };
+}
+
+/** Expired tickets are deleted by one instance at a time, every ten minutes (a kernel job). */
+export function ticketPurgeJob(db: Knex, tickets: TicketStore, clock: Clock): JobSpec {
+  return { name: 'kernel.ticket-purge', intervalMs: 10 * 60_000, run: async () => void (await tickets.purge(db, clock.now())) };
 }
