@@ -1,4 +1,4 @@
-import { ACCOUNT_PERMISSION } from '../../../kernel/plugin/api.js';
+import { ACCOUNT_PERMISSION, TENANT_PATTERN, unstorableText } from '../../../kernel/plugin/api.js';
 import type { Authenticator, Call, Principal } from '../../../kernel/types.js';
 import type { IdentityDeps } from '../deps.js';
 import { IssuerCache } from '../oidc/issuers.js';
@@ -69,6 +69,9 @@ export function oidcAuthenticator(deps: IdentityDeps): Authenticator {
    */
   async function providerFor(call: Call, issuer: string, claims: Record<string, unknown>): Promise<TrustedProvider> {
     const aud = audiences(claims);
+    // Claims are the caller's text until the token is verified: what the database could not
+    // store (a NUL, a lone surrogate) is no issuer or audience anyone registered.
+    if ([issuer, ...aud].some((text) => unstorableText(text) !== undefined)) throw invalidCredential('The access token names an issuer or audience no provider has.');
     const fromConfig = configured.filter((p) => p.issuer === issuer && aud.includes(p.audience));
     const shadowed = new Set(fromConfig.map((p) => p.audience));
     const fromTenants = (await providersFor(call.db, issuer, aud)).map(fromRow).filter((p) => !shadowed.has(p.audience));
@@ -86,7 +89,7 @@ export function oidcAuthenticator(deps: IdentityDeps): Authenticator {
       if (claimed !== undefined && claimed !== provider.tenantId) throw invalidCredential('The access token is not for a tenant this provider serves.');
       return provider.tenantId;
     }
-    if (typeof claimed !== 'string' || claimed.length === 0) throw invalidCredential('The access token is not for a tenant this provider serves.');
+    if (typeof claimed !== 'string' || !TENANT_PATTERN.test(claimed)) throw invalidCredential('The access token is not for a tenant this provider serves.');
     if (!(await tenantExists(call.db, claimed))) throw invalidCredential('The access token names an unknown tenant.');
     return claimed;
   }

@@ -119,6 +119,13 @@ describe('OIDC JWT bearer (real oidc-provider on loopback)', () => {
       await expectRefused(await stranger.token('viewer-app'), 'unregistered issuer');
     });
 
+    it('a token whose unverified issuer or audience holds text the database cannot store (401, not 400 or 500)', async () => {
+      const real = parts(await idp.token('viewer-app'));
+      for (const edit of [{ iss: 'https://idp.test/\u0000' }, { aud: ['x\ud800'] }]) {
+        await expectRefused(`${b64url(real.header)}.${b64url({ ...real.payload, ...edit })}.${real.signature}`, `claims ${JSON.stringify(edit)}`);
+      }
+    });
+
     it('a token for another audience', async () => {
       await expectRefused(await idp.token('viewer-app', 'https://someone-else.test/api'), 'wrong audience');
     });
