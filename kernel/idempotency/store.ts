@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { deleteExpiredRows } from '../db/expired-rows.js';
 import type { Migration, Reply } from '../types.js';
 
 export const TABLE = 'kernel_idempotency_keys';
@@ -119,20 +120,5 @@ export const PURGE_BATCH = 5000;
  * to the next round.
  */
 export async function purgeExpiredKeys(db: Knex, now: Date, batch: number = PURGE_BATCH): Promise<number> {
-  if (!Number.isInteger(batch) || batch < 1) throw new RangeError(`purge batch must be a positive integer, not ${batch}`);
-  let total = 0;
-  for (;;) {
-    // Counted in SQL: the embedded driver does not report a DELETE's row count.
-    const result = await db.raw(
-      `WITH gone AS (
-         DELETE FROM ${TABLE}
-          WHERE ctid = ANY (ARRAY(SELECT ctid FROM ${TABLE} WHERE expires_at <= ? LIMIT ?)) AND expires_at <= ?
-         RETURNING 1
-       ) SELECT count(*)::integer AS n FROM gone`,
-      [now, batch, now],
-    );
-    const n = (result.rows as Array<{ n: number }>)[0]?.n ?? 0;
-    total += n;
-    if (n < batch) return total;
-  }
+  return deleteExpiredRows(db, TABLE, now, batch);
 }

@@ -1,4 +1,5 @@
 import type { JobSpec } from '../jobs/types.js';
+import { deleteExpiredRows } from '../db/expired-rows.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { ApiError } from '../errors.js';
@@ -156,24 +157,8 @@ export function createTicketStore(clock: Clock): TicketStore {
       };
     },
 
-    async purge(db, now) {
-      const before = new Date(now.getTime() - 60_000);
-      let total = 0;
-      for (;;) {
-        // Counted in SQL: the embedded driver does not report a DELETE's row count.
-        const result = await db.raw(
-          `WITH gone AS (
-             DELETE FROM ${TICKETS_TABLE}
-              WHERE ctid = ANY (ARRAY(SELECT ctid FROM ${TICKETS_TABLE} WHERE expires_at <= ? LIMIT ?)) AND expires_at <= ?
-             RETURNING 1
-           ) SELECT count(*)::integer AS n FROM gone`,
-          [before, PURGE_BATCH, before],
-        );
-        const n = (result.rows as Array<{ n: number }>)[0]?.n ?? 0;
-        total += n;
-        if (n < PURGE_BATCH) return total;
-      }
-    },
+    purge: (db, now) => deleteExpiredRows(db, TICKETS_TABLE, new Date(now.getTime() - 60_000), PURGE_BATCH),
+
   };
 }
 
