@@ -148,7 +148,7 @@ describe('idempotency keys', () => {
       expect(live.status).to.equal(201);
       const statements: string[] = [];
       const seeQuery = (query: { sql: string }) => {
-        if (/DELETE FROM kernel_idempotency_keys/.test(query.sql)) statements.push(query.sql);
+        if (/DELETE FROM "?kernel_idempotency_keys/.test(query.sql)) statements.push(query.sql);
       };
       db().on('query', seeQuery);
       try {
