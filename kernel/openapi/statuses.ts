@@ -39,6 +39,11 @@ export function errorStatuses(route: CompiledRoute, usesDatabase: boolean): numb
     statuses.add(409);
     statuses.add(422);
   }
+  // A WebSocket route: a plain GET of it is told to upgrade; a subject at its socket cap is refused.
+  if (route.decl.upgrade === 'websocket') {
+    statuses.add(426);
+    statuses.add(429);
+  }
   statuses.add(500);
   // A dependency down: the credential chain and a write's transaction need the database (or an
   // identity provider), and so does any handler of a plugin that declares the db service.

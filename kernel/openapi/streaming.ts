@@ -21,8 +21,6 @@ export function describeStreaming(route: CompiledRoute, op: Record<string, unkno
   const responses = op.responses as Record<string, unknown>;
   if (decl.upgrade === 'websocket') {
     responses['101'] = { description: 'Switching Protocols: the connection is a WebSocket from here on (see x-websocket).' };
-    responses['426'] = { $ref: '#/components/responses/Error426' };
-    responses['429'] = { $ref: '#/components/responses/Error429' };
     for (const parameter of op.parameters as Array<Record<string, unknown>>) if (parameter.in === 'query' && parameter.name === 'ticket') parameter.required = true;
     op['x-websocket'] = {
       ticket: {

@@ -42,7 +42,7 @@ async function listener(): Promise<{ port: number; close(): Promise<void> }> {
 }
 
 describe('telling a database that cannot be reached from a statement it refuses', function () {
-  this.timeout(20000);
+  this.timeout(120_000);
 
   describe('statements the database refuses', () => {
     let db: Database;
