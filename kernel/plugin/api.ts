@@ -157,6 +157,6 @@ export { ACCOUNT_TRAIL, auditEntry } from '../audit/entry.js';
 export { localSchemaName, rewriteRefs } from '../manifest/compile.js';
 export type { JsonSchema } from '../manifest/types.js';
 export { CommandError } from '../admin/command-error.js';
-export { unstorableText } from '../input/hostile.js';
+export { MAX_DEPTH, unstorableText } from '../input/hostile.js';
 export type { JobContext, JobOutcome, JobSpec, Jobs, Lease, Leases } from '../jobs/types.js';
 export type { Events } from '../events/types.js';

@@ -1,4 +1,4 @@
-import { MAX_DEPTH } from '../../../kernel/input/hostile.js';
+import { MAX_DEPTH } from '../../../kernel/plugin/api.js';
 
 /** The kernel's request body ceiling: no codec is asked to decode more. */
 export const MAX_INPUT_BYTES = 16 * 1024 * 1024;

@@ -5,7 +5,7 @@ import { loginAdmin } from '../../support/identity.js';
 export const FIXTURE = { module: 'test/fixtures/third-party-plugin' };
 
 /** Every built-in plugin of the test profile plus the fixture, so plugin routes are documented too. */
-export const ALL_PLUGINS = ['system', 'identity', 'audit', 'logs', 'components', 'agent', FIXTURE];
+export const ALL_PLUGINS = ['system', 'identity', 'audit', 'logs', 'components', 'codecs', 'agent', FIXTURE];
 
 export type OpenApiDocument = {
   paths: Record<string, Record<string, any>>;

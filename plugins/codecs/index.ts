@@ -1,0 +1,36 @@
+import { contribute, coreServices, createPlugin, fromRoot } from '../../kernel/plugin/api.js';
+import { builtInKinds, type AvroCompatibility } from './built-in-kinds.js';
+import { codecKinds } from './contract.js';
+import { codecHandlers } from './handlers.js';
+import { KindRegistry } from './kind-registry.js';
+import { createCodecs } from './migrations/001_codecs.js';
+import { codecResolver, streamCodecs } from './stream-codecs.js';
+
+interface CodecSettings {
+  avro_compatibility: AvroCompatibility;
+}
+
+/**
+ * Codecs: how bytes become values and back. Offers the `codecs.kinds` extension point and
+ * contributes its built-in kinds through it like any third party; gives the streams plugin its
+ * codec resolver through `streams.codecs`.
+ */
+export default createPlugin<{ clock: typeof coreServices.clock; extensions: typeof coreServices.extensions }, CodecSettings>({
+  id: 'codecs',
+  manifest: fromRoot('manifests', 'codecs.json'),
+  migrations: [createCodecs],
+  deps: { clock: coreServices.clock, extensions: coreServices.extensions },
+  setup({ clock, extensions }, { settings }) {
+    const kinds = new KindRegistry(extensions);
+    return {
+      handlers: codecHandlers(kinds, clock),
+      offers: [codecKinds],
+      contributions: [...builtInKinds(settings.avro_compatibility).map((kind) => contribute(codecKinds, kind)), contribute(streamCodecs, codecResolver(kinds))],
+      async start() {
+        // Two plugins giving one kind name would make a stored codec's meaning depend on plugin order.
+        const clashes = kinds.clashes();
+        if (clashes.length > 0) throw new Error(`the codecs plugin refuses to start: ${clashes.join('; ')}`);
+      },
+    };
+  },
+});
