@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 import { fromRoot } from '../paths.js';
+import { openEmbedded } from './embedded.js';
 import type { Logger } from 'pino';
 import type { KernelConfig } from '../config/types.js';
 
@@ -13,11 +13,10 @@ export interface Database {
   close(): Promise<void>;
 }
 
-function embeddedConnection(dataDir: string | undefined): Record<string, unknown> {
-  if (!dataDir || dataDir === 'memory') return {};
+async function embeddedConnection(dataDir: string | undefined): Promise<Record<string, unknown>> {
+  if (!dataDir || dataDir === 'memory') return { pglite: await openEmbedded(undefined) };
   const dir = isAbsolute(dataDir) ? dataDir : fromRoot(dataDir);
-  mkdirSync(dir, { recursive: true });
-  return { filename: dir };
+  return { pglite: await openEmbedded(dir) };
 }
 
 /**
@@ -52,7 +51,7 @@ export async function connectDatabase(config: KernelConfig['database'], logger?:
     knex = knexFactory({
       client: ClientPgLite as unknown as typeof knexFactory.Client,
       dialect: 'postgres',
-      connection: embeddedConnection(config.data_dir),
+      connection: await embeddedConnection(config.data_dir),
       acquireConnectionTimeout: 60_000,
       ...(log ? { log } : {}),
       ...(schema ? { searchPath: [schema] } : {}),

@@ -1,0 +1,89 @@
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import type { PGlite as PGliteInstance } from '@electric-sql/pglite';
+import { fromRoot } from '../paths.js';
+
+// The CommonJS build, the one knex-pglite itself loads: importing the ES module as well would
+// load PGlite's code twice.
+const require = createRequire(import.meta.url);
+const { PGlite } = require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
+
+/**
+ * PGlite runs PostgreSQL in one process, so its shared buffers are ordinary memory of ours and
+ * the whole area is touched at start: the default 128 MB alone put an idle kernel above 300 MB
+ * RSS. 16 MB keeps the kernel's tables cached; reads beyond them come from the OS page cache.
+ */
+const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
+/**
+ * PostgreSQL compiled to WebAssembly is one 9 MB module. V8 first compiles what runs with its
+ * baseline compiler (Liftoff) and then recompiles hot functions with its optimiser (TurboFan);
+ * PostgreSQL's functions are so large that the optimiser cost more than it gave back: measured
+ * on this kernel, it tripled the CPU time of the first migrations (1.8 s → 0.4 s without it),
+ * added 70 MB of RSS, and still left steady-state queries slower per CPU second while it
+ * compiled in the background. Set before PGlite compiles its module; PGlite is the only sizeable
+ * WebAssembly in the process.
+ */
+function baselineWasmOnly(): void {
+  setFlagsFromString('--liftoff-only');
+}
+
+/** Where the initialised cluster of the installed PGlite version is kept. */
+function templateDir(): string {
+  const pkg = JSON.parse(readFileSync(join(dirname(require.resolve('@electric-sql/pglite')), '..', 'package.json'), 'utf8')) as { version: string };
+  return fromRoot('node_modules', '.cache', 'runtime-kernel', `pglite-${pkg.version}`);
+}
+
+/**
+ * A fresh cluster costs PGlite an initdb (bootstrap, catalogs, system views, collations: seconds
+ * of WebAssembly and a second PostgreSQL heap). Every fresh cluster of one PGlite version is the
+ * same, so the first one is kept: `data/` to copy into a new data directory, `data.tar` to load
+ * into memory. Built once per installation under a temporary name and renamed into place, so
+ * processes starting together never see half of it. Returns undefined when it cannot be kept
+ * (a read-only installation): PGlite then runs initdb itself, as it always did.
+ */
+async function template(): Promise<string | undefined> {
+  let dir: string;
+  try {
+    dir = templateDir();
+  } catch {
+    return undefined;
+  }
+  if (existsSync(join(dir, 'data.tar'))) return dir;
+  const building = `${dir}.${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    mkdirSync(building, { recursive: true });
+    const db = new PGlite(join(building, 'data'), { startParams: START_PARAMS });
+    try {
+      await db.waitReady;
+      // Written to the files before they are read back into the archive.
+      await db.exec('CHECKPOINT');
+      writeFileSync(join(building, 'data.tar'), Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer()));
+    } finally {
+      await db.close();
+    }
+    renameSync(building, dir);
+  } catch {
+    // Another process finished first (the rename found its copy), or the cache is not writable.
+    rmSync(building, { recursive: true, force: true });
+  }
+  return existsSync(join(dir, 'data.tar')) ? dir : undefined;
+}
+
+/**
+ * Opens the embedded database in `dir` (created when missing), or in memory without one. A new
+ * cluster starts as a copy of the kept template rather than running initdb.
+ */
+export async function openEmbedded(dir: string | undefined): Promise<PGliteInstance> {
+  baselineWasmOnly();
+  const kept = await template();
+  if (!dir) {
+    return new PGlite({ startParams: START_PARAMS, ...(kept ? { loadDataDir: new Blob([readFileSync(join(kept, 'data.tar'))]) } : {}) });
+  }
+  mkdirSync(dir, { recursive: true });
+  if (kept && !existsSync(join(dir, 'PG_VERSION'))) cpSync(join(kept, 'data'), dir, { recursive: true });
+  return new PGlite(dir, { startParams: START_PARAMS });
+}
