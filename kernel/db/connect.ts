@@ -1,6 +1,5 @@
 import { isAbsolute } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
-import ClientPgLite from 'knex-pglite';
 import { fromRoot } from '../paths.js';
 import { openEmbedded } from './embedded.js';
 import type { Logger } from 'pino';
@@ -48,6 +47,8 @@ export async function connectDatabase(config: KernelConfig['database'], logger?:
     });
   } else {
     kind = 'embedded';
+    // Loaded only here: PGlite's half-megabyte of JavaScript is no part of a kernel on PostgreSQL.
+    const { default: ClientPgLite } = await import('knex-pglite');
     knex = knexFactory({
       client: ClientPgLite as unknown as typeof knexFactory.Client,
       dialect: 'postgres',
