@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { fromRoot } from '../kernel/paths.js';
@@ -64,12 +66,47 @@ export async function load(base: string, options: LoadOptions): Promise<Figures>
   const connections = options.connections ?? 16;
   await autocannon({ url: base, connections, duration: 1, requests: [request] });
   const result = await autocannon({ url: base, connections, duration: options.seconds ?? 5, requests: [request] });
+  return figuresOf(result);
+}
+
+function figuresOf(result: Awaited<ReturnType<typeof autocannon>>): Figures {
   return {
     rps: Math.round(result.requests.average),
     p99_ms: result.latency.p99,
     mean_ms: Math.round(result.latency.mean * 100) / 100,
     errors: result.errors + result.non2xx,
   };
+}
+
+/**
+ * Throughput of two running targets measured in short alternating windows (the order flips
+ * each round), so a neighbour's burst on a shared machine falls on both alike. Returns each
+ * side's best window and the median of the per-round ratios a/b.
+ */
+export async function interleavedLoad(a: Running, b: Running, options: LoadOptions, rounds: number): Promise<{ a: Figures; b: Figures; ratio: number; ratios: number[] }> {
+  const request = { method: options.method ?? 'GET', path: options.path, headers: options.headers ?? {} };
+  const connections = options.connections ?? 16;
+  const window = async (target: Running, seconds: number): Promise<Figures> =>
+    figuresOf(await autocannon({ url: target.url, connections, duration: seconds, requests: [request] }));
+  await window(a, 1);
+  await window(b, 1);
+  const best = (x: Figures | undefined, y: Figures): Figures => (!x || y.rps > x.rps ? y : x);
+  let bestA: Figures | undefined;
+  let bestB: Figures | undefined;
+  const ratios: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const first = round % 2 === 0;
+    const x = await window(first ? a : b, options.seconds ?? 2);
+    const y = await window(first ? b : a, options.seconds ?? 2);
+    const [fa, fb] = first ? [x, y] : [y, x];
+    bestA = best(bestA, fa);
+    bestB = best(bestB, fb);
+    ratios.push(ratio(fa.rps, fb.rps));
+  }
+  const sorted = [...ratios].sort((p, q) => p - q);
+  const middle = sorted.length / 2;
+  const median = sorted.length % 2 === 1 ? (sorted[Math.floor(middle)] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return { a: bestA as Figures, b: bestB as Figures, ratio: Math.round(median * 1000) / 1000, ratios };
 }
 
 /** Sequential single-connection latency: the figure for "within N× the latency of". */
@@ -126,4 +163,84 @@ export async function pairedLatency(base: string, a: LoadOptions, b: LoadOptions
 
 export function ratio(a: number, b: number): number {
   return Math.round((a / b) * 1000) / 1000;
+}
+
+/** A port nobody listens on right now, for a process that must be told its port up front. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function procStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Math.round(Number(match[1]) / 1024) : NaN;
+}
+
+/** CPU time (user + system, all threads) the process has used so far, in ms. */
+function procCpuMs(pid: number): number {
+  // Fields after the command name: utime and stime are the 12th and 13th, in clock ticks (100 Hz on Linux).
+  const fields = (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] as string).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+export interface BootFigures {
+  /** From spawning the process to the first 200 from GET /ready. */
+  ready_ms: number;
+  /** CPU the process had used by then: the part of ready_ms a busy machine cannot inflate. */
+  cpu_ms: number;
+  /** Resident memory after idling, and the most it ever held. */
+  rss_idle_mb: number;
+  rss_peak_mb: number;
+}
+
+/**
+ * Spawns the real process (`node dist/kernel/main.js`) with `env`, polls /ready every 10 ms,
+ * lets it idle for `idleMs`, reads its memory from /proc, and stops it.
+ */
+export async function bootProcess(env: Record<string, string | undefined>, idleMs: number): Promise<BootFigures> {
+  const port = await freePort();
+  const started = process.hrtime.bigint();
+  const child = spawn(process.execPath, [fromRoot('dist', 'kernel', 'main.js')], {
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stdout?.resume();
+  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let exitCode: number | null | undefined;
+  void exited.then((code) => (exitCode = code));
+  const pid = child.pid as number;
+  try {
+    let readyMs: number | undefined;
+    let cpuMs = 0;
+    while (readyMs === undefined) {
+      if (exitCode !== undefined) throw new Error(`the kernel exited with ${exitCode} before it was ready: ${stderr.trim()}`);
+      if (Number(process.hrtime.bigint() - started) / 1e6 > 60_000) throw new Error('the kernel was not ready within 60 s');
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}/ready`);
+        await res.arrayBuffer();
+        if (res.status === 200) {
+          readyMs = Math.round(Number(process.hrtime.bigint() - started) / 1e6);
+          cpuMs = procCpuMs(pid);
+        }
+      } catch {
+        // Not listening yet.
+      }
+      if (readyMs === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await new Promise((resolve) => setTimeout(resolve, idleMs));
+    return { ready_ms: readyMs, cpu_ms: cpuMs, rss_idle_mb: procStatus(pid, 'VmRSS'), rss_peak_mb: procStatus(pid, 'VmHWM') };
+  } finally {
+    if (exitCode === undefined) {
+      child.kill('SIGTERM');
+      await exited;
+    }
+  }
 }

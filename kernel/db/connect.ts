@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
-import ClientPgLite from 'knex-pglite';
 import { fromRoot } from '../paths.js';
+import { openEmbedded } from './embedded.js';
 import type { Logger } from 'pino';
 import type { KernelConfig } from '../config/types.js';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
@@ -58,10 +58,12 @@ export async function connectDatabase(config: KernelConfig['database'], logger?:
     kind = 'embedded';
     const dir = embeddedDirectory(config.data_dir);
     lock = dir ? lockDataDir(dir) : undefined;
+    // Loaded only here: PGlite's half-megabyte of JavaScript is no part of a kernel on PostgreSQL.
+    const { default: ClientPgLite } = await import('knex-pglite');
     knex = knexFactory({
       client: ClientPgLite as unknown as typeof knexFactory.Client,
       dialect: 'postgres',
-      connection: dir ? { filename: dir } : {},
+      connection: { pglite: await openEmbedded(dir) },
       acquireConnectionTimeout: 60_000,
       ...(log ? { log } : {}),
       ...(schema ? { searchPath: [schema] } : {}),

@@ -57,7 +57,7 @@ function httpHandler(mounted: MountedRoute, http: KernelConfig['http'], streams?
       query: queryObject(ctx),
       // Node already lower-cases header names; only Set-Cookie arrives as an array, and no route reads it.
       headers: ctx.headers as Record<string, string | undefined>,
-      body: bodyType === 'none' && !ctx.get('content-length') && !ctx.get('transfer-encoding') ? undefined : await readBody(ctx, bodyType, limits),
+      body: bodyType === 'none' && !ctx.req.headers['content-length'] && !ctx.req.headers['transfer-encoding'] ? undefined : await readBody(ctx, bodyType, limits),
     }, mounted.db);
     const reply = await run(call);
     if (call.principal) ctx.state.subjectId = call.principal.subjectId;
@@ -80,7 +80,13 @@ export function buildRouter(mounted: readonly MountedRoute[], http: KernelConfig
   // The router is used as a matcher only (its layers' own middleware never runs), so each
   // request is matched once and goes straight to the route's handler.
   const router = new Router();
-  const exact = new Map<string, RouteHandler>();
+  // path → method → handler: nested, so a request builds no key string to find its route.
+  const exact = new Map<string, Map<string, RouteHandler>>();
+  const exactly = (method: string, path: string, handler: RouteHandler): void => {
+    let byMethod = exact.get(path);
+    if (!byMethod) exact.set(path, (byMethod = new Map()));
+    byMethod.set(method, handler);
+  };
   const handlers = new Map<unknown, RouteHandler>();
   for (const entry of mounted) {
     const handler = httpHandler(entry, http, streams);
@@ -88,14 +94,14 @@ export function buildRouter(mounted: readonly MountedRoute[], http: KernelConfig
     const layer = router.register(routerPath(entry.route.path), [method], () => undefined);
     handlers.set(layer, handler);
     if (!entry.route.path.includes('{')) {
-      exact.set(`${method} ${entry.route.path}`, handler);
-      if (method === 'GET') exact.set(`HEAD ${entry.route.path}`, handler);
+      exactly(method, entry.route.path, handler);
+      if (method === 'GET') exactly('HEAD', entry.route.path, handler);
     }
   }
   // What the router really serves (HEAD is Koa's automatic twin of GET), read back from its layers.
   const endpoints = router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: String(layer.path) })));
   const middleware: Middleware = async (ctx) => {
-    const fast = exact.get(`${ctx.method} ${ctx.path}`);
+    const fast = exact.get(ctx.path)?.get(ctx.method);
     if (fast) return fast(ctx, {});
     const match = router.match(ctx.path, ctx.method);
     const layer = match.pathAndMethod[match.pathAndMethod.length - 1];

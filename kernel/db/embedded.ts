@@ -1,0 +1,120 @@
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import type { PGlite as PGliteInstance } from '@electric-sql/pglite';
+import { fromRoot } from '../paths.js';
+
+const require = createRequire(import.meta.url);
+
+/**
+ * PGlite's CommonJS build, the one knex-pglite itself loads (importing the ES module as well
+ * would load PGlite's code twice); required on first use, so a kernel on PostgreSQL never loads it.
+ */
+function pglite(): typeof import('@electric-sql/pglite') {
+  return require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
+}
+
+/**
+ * PGlite runs PostgreSQL in one process, so its shared buffers are ordinary memory of ours and
+ * the whole area is touched at start: the default 128 MB alone put an idle kernel above 300 MB
+ * RSS. 16 MB keeps the kernel's tables cached; reads beyond them come from the OS page cache.
+ */
+function startParams(): string[] {
+  return [...pglite().PGlite.defaultStartParams, '-c', 'shared_buffers=16MB', '-c', 'max_wal_size=1GB', '-c', 'min_wal_size=80MB'];
+}
+
+/**
+ * PostgreSQL compiled to WebAssembly is one 9 MB module. V8 first compiles what runs with its
+ * baseline compiler (Liftoff) and then recompiles hot functions with its optimiser (TurboFan);
+ * PostgreSQL's functions are so large that the optimiser cost more than it gave back: measured
+ * on this kernel, it tripled the CPU time of the first migrations (1.8 s → 0.4 s without it),
+ * added 70 MB of RSS, and still left steady-state queries slower per CPU second while it
+ * compiled in the background. Set before PGlite compiles its module; PGlite is the only sizeable
+ * WebAssembly in the process.
+ */
+function baselineWasmOnly(): void {
+  setFlagsFromString('--liftoff-only');
+}
+
+/** Where the initialised cluster of the installed PGlite version is kept. */
+function templateDir(): string {
+  const pkg = JSON.parse(readFileSync(join(dirname(require.resolve('@electric-sql/pglite')), '..', 'package.json'), 'utf8')) as { version: string };
+  return fromRoot('node_modules', '.cache', 'runtime-kernel', `pglite-${pkg.version}-wal1mb`);
+}
+
+/** True once the template of the installed PGlite version is kept (the bench reports it). */
+export function templateKept(): boolean {
+  try {
+    return existsSync(join(templateDir(), 'data.tar'));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A fresh cluster costs PGlite an initdb (bootstrap, catalogs, system views, collations: seconds
+ * of WebAssembly and a second PostgreSQL heap). Every fresh cluster of one PGlite version is the
+ * same, so the first one is kept: `data/` to copy into a new data directory, `data.tar` to load
+ * into memory. Built once per installation under a temporary name and renamed into place, so
+ * processes starting together never see half of it. Returns undefined when it cannot be kept
+ * (a read-only installation): PGlite then runs initdb itself, as it always did.
+ */
+async function template(): Promise<string | undefined> {
+  let dir: string;
+  try {
+    dir = templateDir();
+  } catch {
+    return undefined;
+  }
+  if (existsSync(join(dir, 'data.tar'))) return dir;
+  const building = `${dir}.${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    mkdirSync(building, { recursive: true });
+    // 1 MB WAL segments rather than 16: a fresh cluster's one segment is most of what each new
+    // data directory would copy. The WAL kept between checkpoints stays as large (startParams).
+    const db = new (pglite().PGlite)(join(building, 'data'), { startParams: startParams(), initDbStartParams: ['--wal-segsize=1'] });
+    try {
+      await db.waitReady;
+      // Written to the files before they are read back into the archive.
+      await db.exec('CHECKPOINT');
+      writeFileSync(join(building, 'data.tar'), Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer()));
+    } finally {
+      await db.close();
+    }
+    renameSync(building, dir);
+  } catch {
+    // Another process finished first (the rename found its copy), or the cache is not writable.
+    rmSync(building, { recursive: true, force: true });
+  }
+  return existsSync(join(dir, 'data.tar')) ? dir : undefined;
+}
+
+/**
+ * Copies a cluster (directories and plain files only, as initdb makes them): a third cheaper
+ * than fs.cpSync, which checks both sides of every one of its thousand files.
+ */
+function copyTree(from: string, to: string): void {
+  mkdirSync(to, { recursive: true });
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    if (entry.isDirectory()) copyTree(join(from, entry.name), join(to, entry.name));
+    else copyFileSync(join(from, entry.name), join(to, entry.name));
+  }
+}
+
+/**
+ * Opens the embedded database in `dir` (created when missing), or in memory without one. A new
+ * cluster starts as a copy of the kept template rather than running initdb.
+ */
+export async function openEmbedded(dir: string | undefined): Promise<PGliteInstance> {
+  baselineWasmOnly();
+  const kept = await template();
+  const { PGlite } = pglite();
+  if (!dir) {
+    return new PGlite({ startParams: startParams(), ...(kept ? { loadDataDir: new Blob([readFileSync(join(kept, 'data.tar'))]) } : {}) });
+  }
+  mkdirSync(dir, { recursive: true });
+  if (kept && !existsSync(join(dir, 'PG_VERSION'))) copyTree(join(kept, 'data'), dir);
+  return new PGlite(dir, { startParams: startParams() });
+}
