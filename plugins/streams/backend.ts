@@ -49,6 +49,12 @@ export interface Appended {
   offset: number;
 }
 
+export interface AppendOptions {
+  dryRun: boolean;
+  /** The publish's idempotency key, when it has one. */
+  dedupKey?: string;
+}
+
 /** A position in a stream: read messages after it, in (partition, offset) order. */
 export interface ReadRequest {
   /** Only this partition. */
@@ -77,8 +83,12 @@ export interface StreamBackend {
   provision(db: Knex | Knex.Transaction, stream: StreamRef): Promise<void>;
   /** Drops a deleted stream's messages, or leaves them to `enforceRetention` (postgres: in batches). */
   discard(db: Knex | Knex.Transaction, stream: StreamRef): Promise<void>;
-  /** Appends the messages atomically; offsets grow by one per message within each partition. */
-  append(db: Knex.Transaction, stream: StreamRef, messages: readonly NewMessage[], now: Date): Promise<Appended[]>;
+  /**
+   * Appends the messages; offsets grow within each partition in the order given. postgres: in the
+   * caller's transaction (atomic, dense offsets). nats: published before the caller commits, with
+   * `dedupKey`-derived message ids for JetStream's de-duplication; nothing is published on a dry run.
+   */
+  append(db: Knex.Transaction, stream: StreamRef, messages: readonly NewMessage[], now: Date, options: AppendOptions): Promise<Appended[]>;
   read(db: Knex | Knex.Transaction, stream: StreamRef, request: ReadRequest): Promise<StoredMessage[]>;
   /** A message of one of the tenant's streams (never of a deleted one). */
   get(db: Knex | Knex.Transaction, tenantId: string, id: string): Promise<StoredMessage | undefined>;

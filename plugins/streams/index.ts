@@ -5,6 +5,8 @@ import { messageHandlers } from './handlers/messages.js';
 import { streamHandlers } from './handlers/streams.js';
 import { tailHandlers } from './handlers/tail.js';
 import { createStreams } from './migrations/001_streams.js';
+import { createMessageIndex } from './migrations/002_message_index.js';
+import { natsBackend } from './nats-backend.js';
 import { postgresBackend } from './postgres-backend.js';
 import { retentionJob } from './retention.js';
 import { StreamsService, type StreamsSettings } from './service.js';
@@ -20,10 +22,10 @@ export default createPlugin<
 >({
   id: 'streams',
   manifest: fromRoot('manifests', 'streams.json'),
-  migrations: [createStreams],
+  migrations: [createStreams, createMessageIndex],
   deps: { db: coreServices.db, clock: coreServices.clock, events: coreServices.events, extensions: coreServices.extensions },
   setup({ db, clock, events, extensions }, { settings }) {
-    const backend: StreamBackend = postgresBackend();
+    const backend: StreamBackend = settings.backend === 'nats' ? natsBackend(settings.nats.url) : postgresBackend();
     const service = new StreamsService(backend, extensions, events, clock, settings);
     return {
       handlers: { ...streamHandlers(service), ...messageHandlers(service), ...tailHandlers(service, db) },

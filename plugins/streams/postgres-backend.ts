@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { MessageQuery, NewMessage, StoredMessage, StreamBackend } from './backend.js';
+import type { NewMessage, StoredMessage, StreamBackend } from './backend.js';
+import { messageFilter } from './message-query.js';
 
 type Db = Knex | Knex.Transaction;
 
@@ -122,33 +123,9 @@ export function postgresBackend(): StreamBackend {
       return row && toMessage(row);
     },
 
-    async list(db, tenantId, query: MessageQuery) {
-      const where = ['m.tenant_id = ?', LIVE];
-      const bindings: unknown[] = [tenantId];
-      if (query.stream) {
-        where.push('m.stream_uid = ?');
-        bindings.push(query.stream.uid);
-      }
-      if (query.since) {
-        where.push('m.published_at >= ?');
-        bindings.push(query.since);
-      }
-      if (query.until) {
-        where.push('m.published_at < ?');
-        bindings.push(query.until);
-      }
-      if (query.afterId !== undefined) {
-        where.push('m.id > ?');
-        bindings.push(query.afterId);
-      }
-      if (query.delivery) {
-        // The message's status for a workflow is that of its latest delivery attempt.
-        where.push(`EXISTS (SELECT 1 FROM streams_deliveries d WHERE d.tenant_id = m.tenant_id AND d.message_id = m.id AND d.workflow = ? AND d.status = ?
-          AND d.attempt = (SELECT max(d2.attempt) FROM streams_deliveries d2 WHERE d2.tenant_id = d.tenant_id AND d2.message_id = d.message_id AND d2.workflow = d.workflow))`);
-        bindings.push(query.delivery.workflow, query.delivery.status);
-      }
-      bindings.push(query.limit);
-      const found = await rows<MessageRow>(db, `SELECT ${COLUMNS} FROM streams_messages m WHERE ${where.join(' AND ')} ORDER BY m.id LIMIT ?`, bindings);
+    async list(db, tenantId, query) {
+      const { where, bindings } = messageFilter(tenantId, query);
+      const found = await rows<MessageRow>(db, `SELECT ${COLUMNS} FROM streams_messages m WHERE ${where} ORDER BY m.id LIMIT ?`, [...bindings, query.limit]);
       return found.map(toMessage);
     },
 

@@ -73,8 +73,9 @@ export class StreamsService {
    * Appends messages in the caller's transaction. With an idempotency key, a publish already made
    * under it answers its stored result (`replayed`), and the same key with other messages is refused.
    */
-  async publish(db: Knex.Transaction, stream: StreamRef, messages: readonly NewMessage[], idempotencyKey?: string): Promise<{ appended: Appended[]; replayed: boolean }> {
+  async publish(db: Knex.Transaction, stream: StreamRef, messages: readonly NewMessage[], options: { dryRun: boolean; idempotencyKey?: string | undefined }): Promise<{ appended: Appended[]; replayed: boolean }> {
     const now = this.clock.now();
+    const idempotencyKey = options.idempotencyKey;
     let fingerprint: string | undefined;
     if (idempotencyKey !== undefined) {
       fingerprint = batchFingerprint(messages);
@@ -84,7 +85,7 @@ export class StreamsService {
         return { appended: stored.result, replayed: true };
       }
     }
-    const appended = await this.backend.append(db, stream, messages, now);
+    const appended = await this.backend.append(db, stream, messages, now, { dryRun: options.dryRun, ...(idempotencyKey !== undefined ? { dedupKey: idempotencyKey } : {}) });
     if (idempotencyKey !== undefined && fingerprint !== undefined) await new PublishStore(db).save(stream, idempotencyKey, fingerprint, appended, now);
     const event: AppendedEvent = { tenant_id: stream.tenantId, stream_uid: stream.uid, partitions: [...new Set(appended.map((a) => a.partition))] };
     await this.events.publish(APPENDED_TOPIC, event, { db });

@@ -50,7 +50,7 @@ export function messageHandlers(service: StreamsService): Record<string, Handler
       const target = await streams.get(tenant(call), streamId);
       if (!target) throw new ApiError('not_found', `No stream "${streamId}".`, targetId ? { details: [{ in: 'body', pointer: '/target_stream', message: 'names no stream of this tenant' }] } : {});
       const copies = group.map((m) => replayOf(m, target));
-      const { appended } = await service.publish(call.db as Knex.Transaction, target.ref, copies);
+      const { appended } = await service.publish(call.db as Knex.Transaction, target.ref, copies, { dryRun: call.dryRun });
       appended.forEach((a, i) => out.push({ ...a, stream: target.stream.id, replay_of: (copies[i] as NewMessage).replayOf as string }));
     }
     return out;

@@ -92,7 +92,7 @@ export function streamHandlers(service: StreamsService): Record<string, Handler>
         key = body.idempotency_key ?? headerText(call, 'idempotency-key');
       }
       if (key !== undefined) call.idempotencyKey = key;
-      const { appended, replayed } = await service.publish(call.db as Knex.Transaction, ref, messages, key);
+      const { appended, replayed } = await service.publish(call.db as Knex.Transaction, ref, messages, { dryRun: call.dryRun, idempotencyKey: key });
       call.notes.auditDetail = { ...(call.notes.auditDetail ?? {}), messages: appended.length, replayed };
       return { status: 201, body: { messages: appended }, ...(replayed ? { headers: { 'Idempotent-Replayed': 'true' } } : {}) };
     },
