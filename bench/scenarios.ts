@@ -1,3 +1,4 @@
+import { streamsScenario } from './streams.js';
 import { startTarget, load, latency, pairedLatency, ratio, type Figures, type LoadOptions, type Running } from './harness.js';
 
 export interface BenchContext {
@@ -271,4 +272,4 @@ const mcpCall: Scenario = {
   },
 };
 
-export const scenarios: Scenario[] = [health, componentsList, tokenList, auditedCreate, writeFloor, auditDeepPage, mcpCall];
+export const scenarios: Scenario[] = [health, componentsList, tokenList, auditedCreate, writeFloor, auditDeepPage, mcpCall, streamsScenario];
