@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { templateKept } from '../kernel/db/embedded.js';
+import { streamsScenario } from './streams.js';
 import { bootProcess, interleavedLoad, startTarget, load, latency, pairedLatency, ratio, type BootFigures, type Figures, type LoadOptions, type Running } from './harness.js';
 
 export interface BenchContext {
@@ -371,4 +372,4 @@ const boot: Scenario = {
   },
 };
 
-export const scenarios: Scenario[] = [health, componentsList, tokenList, auditedCreate, writeFloor, auditDeepPage, mcpCall, boot];
+export const scenarios: Scenario[] = [health, componentsList, tokenList, auditedCreate, writeFloor, auditDeepPage, mcpCall, boot, streamsScenario];

@@ -2,7 +2,8 @@ import type { CompiledRoute } from '../types.js';
 
 /** Whether the route reads a JSON body validated against its body schema. */
 export function takesJsonBody(route: CompiledRoute): boolean {
-  return route.schemas.body !== undefined && (route.decl.body_type ?? 'json') === 'json';
+  const type = route.decl.body_type ?? 'json';
+  return route.schemas.body !== undefined && (type === 'json' || type === 'json-or-octet-stream');
 }
 
 const COMBINATORS = ['oneOf', 'anyOf', 'allOf', 'not', 'if', '$ref', 'dependentRequired', 'dependentSchemas'];

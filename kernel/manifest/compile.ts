@@ -84,7 +84,7 @@ export function compileRoute(plugin: string, original: RouteDecl, named: Readonl
   query = withProperties(query, queryExtra);
 
   let body = decl.body;
-  if (body && bodyType === 'json') {
+  if (body && (bodyType === 'json' || bodyType === 'json-or-octet-stream')) {
     const bodyExtra: Record<string, JsonSchema> = {};
     if (tenancy === 'tenant') bodyExtra[KERNEL_FIELDS.tenant] = TENANT_ID;
     if (idempotency !== 'none') bodyExtra[idempotency] = { type: 'string', minLength: 1, maxLength: 255, description: 'Reusing the key retries the same intent.' };

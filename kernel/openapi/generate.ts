@@ -51,7 +51,9 @@ function parameters(route: CompiledRoute, ref: (r: string) => string): unknown[]
 
 function requestBody(route: CompiledRoute, ref: (r: string) => string): Record<string, unknown> | undefined {
   if (takesJsonBody(route) && route.schemas.body) {
-    return { required: bodyRequired(route), content: { 'application/json': { schema: rewriteRefs(route.schemas.body, ref) } } };
+    const json = { 'application/json': { schema: rewriteRefs(route.schemas.body, ref) } };
+    const raw = route.decl.body_type === 'json-or-octet-stream' ? { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } : {};
+    return { required: bodyRequired(route), content: { ...json, ...raw } };
   }
   if (route.decl.body_type === 'octet-stream') {
     return { required: true, content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } };

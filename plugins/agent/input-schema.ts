@@ -97,7 +97,7 @@ export function toolInput(route: CompiledRoute, named: Readonly<Record<string, J
     properties[argument] = { type: 'string', contentEncoding: 'base64', contentMediaType: 'application/octet-stream', description: 'The request body, base64-encoded.' };
     required.add(argument);
     layout = { mode: 'binary', argument };
-  } else if (body && bodyType === 'json') {
+  } else if (body && (bodyType === 'json' || bodyType === 'json-or-octet-stream')) {
     const bodyProps = propertiesOf(body);
     const collides = Object.keys(bodyProps).some((name) => taken.has(name));
     if (isPlainObject(body) && !collides) {

@@ -1,0 +1,129 @@
+import type { Knex } from 'knex';
+import { ApiError } from '../../../kernel/errors.js';
+import { afterKey, pageOf } from '../../../kernel/plugin/api.js';
+import type { Call, Handler } from '../../../kernel/types.js';
+import type { Appended, NewMessage, StoredMessage } from '../backend.js';
+import { messageId } from '../ids.js';
+import { partitionFor } from '../partition.js';
+import { messageView } from '../render.js';
+import type { StreamsService } from '../service.js';
+import { DeliveryStore, StreamStore, type StreamRecord } from '../store.js';
+
+/** The header a replayed message carries, naming the message it replays. */
+export const REPLAY_HEADER = 'x-replay-of';
+
+const tenant = (call: Call): string => call.tenantId as string;
+
+function dateQuery(call: Call, name: string): Date | undefined {
+  return typeof call.query[name] === 'string' ? new Date(call.query[name] as string) : undefined;
+}
+
+/** A new message with the original's body, key and headers (plus the replay header), for `target`. */
+function replayOf(original: StoredMessage, target: StreamRecord): NewMessage {
+  const partition = original.key !== null || original.partition >= target.stream.partitions ? partitionFor(original.key, target.stream.partitions) : original.partition;
+  return {
+    id: messageId(),
+    partition,
+    key: original.key,
+    headers: { ...original.headers, [REPLAY_HEADER]: original.id },
+    contentType: original.contentType,
+    body: original.body,
+    replayOf: original.id,
+  };
+}
+
+/** GET /messages, GET /messages/{id}, its body, replay and redrive. */
+export function messageHandlers(service: StreamsService): Record<string, Handler> {
+  async function message(call: Call, id: string): Promise<StoredMessage> {
+    const found = await service.backend.get(call.db, tenant(call), id);
+    if (!found) throw new ApiError('not_found', `No message "${id}".`);
+    return found;
+  }
+
+  /** Appends replays of `originals` to their target streams, in the call's transaction. */
+  async function replay(call: Call, originals: readonly StoredMessage[], targetId?: string): Promise<Array<Appended & { stream: string; replay_of: string }>> {
+    const streams = new StreamStore(call.db);
+    const out: Array<Appended & { stream: string; replay_of: string }> = [];
+    const byStream = new Map<string, StoredMessage[]>();
+    for (const m of originals) byStream.set(targetId ?? m.stream, [...(byStream.get(targetId ?? m.stream) ?? []), m]);
+    for (const [streamId, group] of byStream) {
+      const target = await streams.get(tenant(call), streamId);
+      if (!target) throw new ApiError('not_found', `No stream "${streamId}".`, targetId ? { details: [{ in: 'body', pointer: '/target_stream', message: 'names no stream of this tenant' }] } : {});
+      const copies = group.map((m) => replayOf(m, target));
+      const { appended } = await service.publish(call.db as Knex.Transaction, target.ref, copies, { dryRun: call.dryRun });
+      appended.forEach((a, i) => out.push({ ...a, stream: target.stream.id, replay_of: (copies[i] as NewMessage).replayOf as string }));
+    }
+    return out;
+  }
+
+  return {
+    async listMessages(call) {
+      const page = pageOf(call);
+      const workflow = typeof call.query.workflow === 'string' ? call.query.workflow : undefined;
+      const status = typeof call.query.status === 'string' ? call.query.status : undefined;
+      if ((workflow === undefined) !== (status === undefined)) {
+        throw new ApiError('validation_error', 'A message has a status per workflow: send workflow and status together.', { details: [{ in: 'query', pointer: workflow === undefined ? '/workflow' : '/status', message: 'is required with the other' }] });
+      }
+      let stream;
+      if (typeof call.query.stream === 'string') {
+        stream = await new StreamStore(call.db).get(tenant(call), call.query.stream);
+        if (!stream) return { status: 200, body: { items: [] } };
+      }
+      const since = dateQuery(call, 'since');
+      const until = dateQuery(call, 'until');
+      const after = afterKey(page);
+      const found = await service.backend.list(call.db, tenant(call), {
+        ...(stream ? { stream: stream.ref } : {}),
+        ...(workflow !== undefined && status !== undefined ? { delivery: { workflow, status } } : {}),
+        ...(since ? { since } : {}),
+        ...(until ? { until } : {}),
+        ...(after !== undefined ? { afterId: after } : {}),
+        limit: page.fetch,
+      });
+      const codecs = new Map<string, Awaited<ReturnType<typeof service.codecOf>>>();
+      const items = [];
+      for (const m of found) {
+        if (!codecs.has(m.stream)) {
+          const record = await new StreamStore(call.db).get(tenant(call), m.stream);
+          codecs.set(m.stream, record ? await service.codecOf(call.db, record.stream) : undefined);
+        }
+        items.push(messageView(m, codecs.get(m.stream)));
+      }
+      return { status: 200, body: { items } };
+    },
+
+    async getMessage(call) {
+      const found = await message(call, String(call.params.id));
+      const record = await new StreamStore(call.db).get(tenant(call), found.stream);
+      const codec = record ? await service.codecOf(call.db, record.stream) : undefined;
+      const deliveries = (await new DeliveryStore(call.db).ofMessage(tenant(call), found.id)).map(({ outputs: _outputs, ...d }) => d);
+      return { status: 200, body: { ...messageView(found, codec), deliveries } };
+    },
+
+    async getMessageBody(call) {
+      const found = await message(call, String(call.params.id));
+      return { status: 200, body: found.body, headers: { 'X-Message-Content-Type': found.contentType } };
+    },
+
+    async replayMessage(call) {
+      const original = await message(call, String(call.params.id));
+      const target = (call.body as { target_stream?: string }).target_stream;
+      const [created] = await replay(call, [original], target);
+      call.notes.auditDetail = { ...(call.notes.auditDetail ?? {}), replay_of: original.id, message: created?.id };
+      return { status: 201, body: created };
+    },
+
+    async redriveMessages(call) {
+      const body = call.body as { workflow: string; status: string; since?: string; until?: string; limit: number };
+      const originals = await service.backend.list(call.db, tenant(call), {
+        delivery: { workflow: body.workflow, status: body.status },
+        ...(body.since ? { since: new Date(body.since) } : {}),
+        ...(body.until ? { until: new Date(body.until) } : {}),
+        limit: body.limit,
+      });
+      const messages = await replay(call, originals);
+      call.notes.auditDetail = { ...(call.notes.auditDetail ?? {}), replayed: messages.length };
+      return { status: 200, body: { replayed: messages.length, messages } };
+    },
+  };
+}

@@ -1,0 +1,18 @@
+import { randomBytes } from 'node:crypto';
+
+let lastMs = 0;
+let sequence = 0;
+
+/**
+ * A message id that sorts by creation time (`msg_` + 9 base-36 digits of milliseconds + a 2-digit base-36
+ * sequence within the millisecond + 16 random hex digits), so GET /messages pages in id order and
+ * that order follows publishing.
+ */
+export function messageId(now = Date.now()): string {
+  if (now === lastMs) sequence = (sequence + 1) % 1296;
+  else {
+    lastMs = now;
+    sequence = 0;
+  }
+  return `msg_${now.toString(36).padStart(9, '0')}${sequence.toString(36).padStart(2, '0')}${randomBytes(8).toString('hex')}`;
+}

@@ -1,0 +1,39 @@
+import { contribute, coreExtensions, coreServices, createPlugin, fromRoot } from '../../kernel/plugin/api.js';
+import type { StreamBackend } from './backend.js';
+import { streamCodecs } from './contract.js';
+import { messageHandlers } from './handlers/messages.js';
+import { streamHandlers } from './handlers/streams.js';
+import { tailHandlers } from './handlers/tail.js';
+import { createStreams } from './migrations/001_streams.js';
+import { createMessageIndex } from './migrations/002_message_index.js';
+import { natsBackend } from './nats-backend.js';
+import { postgresBackend } from './postgres-backend.js';
+import { retentionJob } from './retention.js';
+import { StreamsService, type StreamsSettings } from './service.js';
+
+/**
+ * Streams (durable, partitioned logs of messages) and the messages in them, on PostgreSQL or
+ * NATS JetStream (`settings.streams.backend`). Offers `streams.codecs`, through which the codecs
+ * plugin lets streams encode and decode values.
+ */
+export default createPlugin<
+  { db: typeof coreServices.db; clock: typeof coreServices.clock; events: typeof coreServices.events; extensions: typeof coreServices.extensions },
+  StreamsSettings
+>({
+  id: 'streams',
+  manifest: fromRoot('manifests', 'streams.json'),
+  migrations: [createStreams, createMessageIndex],
+  deps: { db: coreServices.db, clock: coreServices.clock, events: coreServices.events, extensions: coreServices.extensions },
+  setup({ db, clock, events, extensions }, { settings }) {
+    const backend: StreamBackend = settings.backend === 'nats' ? natsBackend(settings.nats.url) : postgresBackend();
+    const service = new StreamsService(backend, extensions, events, clock, settings);
+    return {
+      handlers: { ...streamHandlers(service), ...messageHandlers(service), ...tailHandlers(service, db) },
+      offers: [streamCodecs],
+      contributions: [contribute(coreExtensions.jobs, retentionJob(db, backend, clock, { intervalMs: settings.retention_interval_seconds * 1000, batch: settings.retention_batch }))],
+      stop: async () => {
+        await backend.close?.();
+      },
+    };
+  },
+});

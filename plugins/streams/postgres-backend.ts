@@ -1,0 +1,217 @@
+import type { Knex } from 'knex';
+import type { NewMessage, StoredMessage, StreamBackend } from './backend.js';
+import { messageFilter } from './message-query.js';
+
+type Db = Knex | Knex.Transaction;
+
+interface MessageRow {
+  id: string;
+  stream: string;
+  partition: number;
+  offset: string | number;
+  key: string | null;
+  headers: Record<string, string>;
+  content_type: string;
+  body: Uint8Array;
+  published_at: Date | string;
+  replay_of: string | null;
+}
+
+const COLUMNS = 'm.id, m.stream, m.partition, m."offset", m.key, m.headers, m.content_type, m.body, m.published_at, m.replay_of';
+
+function toMessage(row: MessageRow): StoredMessage {
+  return {
+    id: row.id,
+    stream: row.stream,
+    partition: Number(row.partition),
+    offset: Number(row.offset),
+    key: row.key,
+    headers: row.headers,
+    contentType: row.content_type,
+    body: Buffer.isBuffer(row.body) ? row.body : Buffer.from(row.body),
+    publishedAt: row.published_at instanceof Date ? row.published_at : new Date(row.published_at),
+    replayOf: row.replay_of,
+  };
+}
+
+async function rows<T>(db: Db, sql: string, bindings: readonly unknown[]): Promise<T[]> {
+  const result = (await db.raw(sql, bindings as Knex.RawBinding[])) as { rows: T[] };
+  return result.rows;
+}
+
+/** Live streams only: a deleted stream's messages are invisible until the retention job removes them. */
+const LIVE = 'EXISTS (SELECT 1 FROM streams_streams s WHERE s.tenant_id = m.tenant_id AND s.uid = m.stream_uid)';
+
+/**
+ * The default backend: messages in `streams_messages` (hash-partitioned by tenant), offsets from
+ * one counter row per partition updated in the publishing transaction. That row's lock queues
+ * the publishers of a partition, so offsets are dense and become visible in offset order: a
+ * reader paging by (partition, offset) never skips a message that commits later with a lower offset.
+ */
+export function postgresBackend(): StreamBackend {
+  return {
+    name: 'postgres',
+
+    async provision(db, stream) {
+      const values = Array.from({ length: stream.partitions }, (_, partition) => ({ tenant_id: stream.tenantId, stream_uid: stream.uid, partition, next_offset: 0 }));
+      await db('streams_partitions').insert(values).onConflict(['tenant_id', 'stream_uid', 'partition']).ignore();
+    },
+
+    async discard(db, stream) {
+      await db('streams_partitions').where({ tenant_id: stream.tenantId, stream_uid: stream.uid }).delete();
+      await db('streams_discarded').insert({ tenant_id: stream.tenantId, stream_uid: stream.uid, discarded_at: db.fn.now() }).onConflict(['tenant_id', 'stream_uid']).ignore();
+    },
+
+    async append(db, stream, messages, now) {
+      const byPartition = new Map<number, NewMessage[]>();
+      for (const message of messages) byPartition.set(message.partition, [...(byPartition.get(message.partition) ?? []), message]);
+      const offsets = new Map<NewMessage, number>();
+      // Partitions in ascending order, so two batches touching the same partitions never deadlock.
+      for (const partition of [...byPartition.keys()].sort((a, b) => a - b)) {
+        const group = byPartition.get(partition) as NewMessage[];
+        const [counter] = await rows<{ next_offset: string | number }>(
+          db,
+          'UPDATE streams_partitions SET next_offset = next_offset + ? WHERE tenant_id = ? AND stream_uid = ? AND partition = ? RETURNING next_offset',
+          [group.length, stream.tenantId, stream.uid, partition],
+        );
+        if (!counter) throw new Error(`stream ${stream.id} has no partition ${partition}`);
+        const first = Number(counter.next_offset) - group.length;
+        group.forEach((message, i) => offsets.set(message, first + i));
+      }
+      await db('streams_messages').insert(
+        messages.map((m) => ({
+          tenant_id: stream.tenantId,
+          stream_uid: stream.uid,
+          partition: m.partition,
+          offset: offsets.get(m),
+          id: m.id,
+          stream: stream.id,
+          key: m.key,
+          headers: JSON.stringify(m.headers),
+          content_type: m.contentType,
+          body: m.body,
+          size: m.body.length,
+          published_at: now,
+          replay_of: m.replayOf,
+        })),
+      );
+      return messages.map((m) => ({ id: m.id, partition: m.partition, offset: offsets.get(m) as number }));
+    },
+
+    async read(db, stream, request) {
+      const where = ['m.tenant_id = ?', 'm.stream_uid = ?'];
+      const bindings: unknown[] = [stream.tenantId, stream.uid];
+      if (request.partition !== undefined) {
+        where.push('m.partition = ?');
+        bindings.push(request.partition);
+      }
+      if (request.fromOffset !== undefined) {
+        where.push('m."offset" >= ?');
+        bindings.push(request.fromOffset);
+      }
+      if (request.after) {
+        where.push('(m.partition, m."offset") > (?, ?)');
+        bindings.push(request.after.partition, request.after.offset);
+      }
+      bindings.push(request.limit);
+      const found = await rows<MessageRow>(db, `SELECT ${COLUMNS} FROM streams_messages m WHERE ${where.join(' AND ')} ORDER BY m.partition, m."offset" LIMIT ?`, bindings);
+      return found.map(toMessage);
+    },
+
+    async get(db, tenantId, id) {
+      const [row] = await rows<MessageRow>(db, `SELECT ${COLUMNS} FROM streams_messages m WHERE m.tenant_id = ? AND m.id = ? AND ${LIVE}`, [tenantId, id]);
+      return row && toMessage(row);
+    },
+
+    async list(db, tenantId, query) {
+      const { where, bindings } = messageFilter(tenantId, query);
+      const found = await rows<MessageRow>(db, `SELECT ${COLUMNS} FROM streams_messages m WHERE ${where} ORDER BY m.id LIMIT ?`, [...bindings, query.limit]);
+      return found.map(toMessage);
+    },
+
+    async ends(db, stream) {
+      const found = (await db('streams_partitions').select('partition', 'next_offset').where({ tenant_id: stream.tenantId, stream_uid: stream.uid })) as Array<{ partition: number; next_offset: string | number }>;
+      const ends = Array.from({ length: stream.partitions }, () => 0);
+      for (const row of found) ends[row.partition] = Number(row.next_offset);
+      return ends;
+    },
+
+    async pending(db, stream, partition, fromOffset) {
+      const [row] = await rows<{ next_offset: string | number; earliest: string | number | null }>(
+        db,
+        `SELECT p.next_offset, (SELECT min(m."offset") FROM streams_messages m WHERE m.tenant_id = p.tenant_id AND m.stream_uid = p.stream_uid AND m.partition = p.partition) AS earliest
+           FROM streams_partitions p WHERE p.tenant_id = ? AND p.stream_uid = ? AND p.partition = ?`,
+        [stream.tenantId, stream.uid, partition],
+      );
+      if (!row) return 0;
+      const end = Number(row.next_offset);
+      const start = Math.max(fromOffset, row.earliest === null ? end : Number(row.earliest));
+      return Math.max(0, end - start);
+    },
+
+    async enforceRetention(db, batch, now) {
+      const removed = await removeDiscarded(db, batch);
+      return removed >= batch ? removed : removed + (await removeExpired(db, batch - removed, now));
+    },
+  };
+}
+
+/** Deletes the messages a statement selects (by primary key, at most `batch`), and their deliveries. */
+async function deleteSelected(db: Knex, select: string, bindings: readonly unknown[]): Promise<number> {
+  const deleted = await rows<{ tenant_id: string; id: string }>(
+    db,
+    `WITH gone AS (
+       DELETE FROM streams_messages WHERE (tenant_id, stream_uid, partition, "offset") IN (${select}) RETURNING tenant_id, id
+     ), deliveries AS (
+       DELETE FROM streams_deliveries d USING gone WHERE d.tenant_id = gone.tenant_id AND d.message_id = gone.id
+     )
+     SELECT tenant_id, id FROM gone`,
+    bindings,
+  );
+  return deleted.length;
+}
+
+async function removeDiscarded(db: Knex, batch: number): Promise<number> {
+  let removed = 0;
+  const discarded = await rows<{ tenant_id: string; stream_uid: string }>(db, 'SELECT tenant_id, stream_uid FROM streams_discarded ORDER BY discarded_at LIMIT 100', []);
+  for (const { tenant_id: tenantId, stream_uid: uid } of discarded) {
+    const count = await deleteSelected(db, 'SELECT tenant_id, stream_uid, partition, "offset" FROM streams_messages WHERE tenant_id = ? AND stream_uid = ? LIMIT ?', [tenantId, uid, batch - removed]);
+    removed += count;
+    if (removed >= batch) return removed;
+    await db('streams_consumer_offsets').where({ tenant_id: tenantId, stream_uid: uid }).delete();
+    await db('streams_publishes').where({ tenant_id: tenantId, stream_uid: uid }).delete();
+    await db('streams_discarded').where({ tenant_id: tenantId, stream_uid: uid }).delete();
+  }
+  return removed;
+}
+
+async function removeExpired(db: Knex, batch: number, now: Date): Promise<number> {
+  let removed = 0;
+  const streams = await rows<{ tenant_id: string; uid: string; max_age_hours: number | null; max_messages: string | number | null }>(
+    db,
+    'SELECT tenant_id, uid, max_age_hours, max_messages FROM streams_streams WHERE max_age_hours IS NOT NULL OR max_messages IS NOT NULL ORDER BY tenant_id, id',
+    [],
+  );
+  for (const stream of streams) {
+    if (removed >= batch) break;
+    if (stream.max_age_hours !== null) {
+      const cutoff = new Date(now.getTime() - stream.max_age_hours * 3_600_000);
+      removed += await deleteSelected(
+        db,
+        'SELECT tenant_id, stream_uid, partition, "offset" FROM streams_messages WHERE tenant_id = ? AND stream_uid = ? AND published_at < ? ORDER BY published_at LIMIT ?',
+        [stream.tenant_id, stream.uid, cutoff, batch - removed],
+      );
+    }
+    if (stream.max_messages !== null && removed < batch) {
+      // Offsets are dense, so a partition keeps exactly the offsets at or above next_offset - max_messages.
+      removed += await deleteSelected(
+        db,
+        `SELECT m.tenant_id, m.stream_uid, m.partition, m."offset" FROM streams_messages m
+           JOIN streams_partitions p ON p.tenant_id = m.tenant_id AND p.stream_uid = m.stream_uid AND p.partition = m.partition
+          WHERE m.tenant_id = ? AND m.stream_uid = ? AND m."offset" < p.next_offset - ? ORDER BY m.partition, m."offset" LIMIT ?`,
+        [stream.tenant_id, stream.uid, Number(stream.max_messages), batch - removed],
+      );
+    }
+  }
+  return removed;
+}

@@ -1,0 +1,98 @@
+import type { Knex } from 'knex';
+import { ApiError } from '../../kernel/errors.js';
+import type { Clock } from '../../kernel/types.js';
+import type { Events, Extensions } from '../../kernel/plugin/api.js';
+import type { Appended, NewMessage, StreamBackend, StreamRef } from './backend.js';
+import { streamCodecs, type StreamCodec } from './contract.js';
+import { batchFingerprint, type Limits } from './encode.js';
+import { PublishStore, StreamStore, type StreamRecord } from './store.js';
+
+type Db = Knex | Knex.Transaction;
+
+/** The event that says "a partition has new messages": a wake-up hint for tails, never the data. */
+export const APPENDED_TOPIC = 'streams.appended';
+
+export interface AppendedEvent {
+  tenant_id: string;
+  stream_uid: string;
+  partitions: number[];
+}
+
+export interface StreamsSettings {
+  backend: 'postgres' | 'nats';
+  nats: { url: string };
+  max_message_bytes: number;
+  max_batch_bytes: number;
+  retention_interval_seconds: number;
+  retention_batch: number;
+  tail_poll_ms: number;
+}
+
+/** What the handlers share: the backend, the codec resolver, and publishing with its idempotency. */
+export class StreamsService {
+  readonly limits: Limits;
+
+  constructor(
+    readonly backend: StreamBackend,
+    private readonly extensions: Extensions,
+    private readonly events: Events,
+    readonly clock: Clock,
+    readonly settings: StreamsSettings,
+  ) {
+    this.limits = { maxMessageBytes: settings.max_message_bytes, maxBatchBytes: settings.max_batch_bytes };
+  }
+
+  /** Whether a codecs plugin is enabled (it contributed the resolver). */
+  get codecsEnabled(): boolean {
+    return this.extensions.all(streamCodecs).length > 0;
+  }
+
+  /** The stream's codec, or undefined for a stream without one. */
+  async codecOf(db: Db, stream: { tenant_id: string; codec: string | null }): Promise<StreamCodec | undefined> {
+    if (stream.codec === null) return undefined;
+    const resolver = this.extensions.all(streamCodecs)[0];
+    if (!resolver) return undefined;
+    return resolver.resolve(db, stream.tenant_id, stream.codec);
+  }
+
+  /** Refuses a codec id that cannot be used: no codecs plugin, or no such codec in the tenant. */
+  async checkCodec(db: Db, tenantId: string, codec: string): Promise<void> {
+    const resolver = this.extensions.all(streamCodecs)[0];
+    const detail = (message: string) => ({ details: [{ in: 'body', pointer: '/codec', message }] });
+    if (!resolver) throw new ApiError('validation_error', 'This stream names a codec, but no codecs plugin is enabled.', detail('no codecs plugin enabled'));
+    if (!(await resolver.resolve(db, tenantId, codec))) throw new ApiError('validation_error', `No codec "${codec}" in this tenant.`, detail('names no codec of this tenant'));
+  }
+
+  async stream(db: Db, tenantId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<StreamRecord> {
+    const found = await new StreamStore(db).get(tenantId, id, options);
+    if (!found) throw new ApiError('not_found', `No stream "${id}".`);
+    return found;
+  }
+
+  /**
+   * Appends messages in the caller's transaction. With an idempotency key, a publish already made
+   * under it answers its stored result (`replayed`), and the same key with other messages is refused.
+   */
+  async publish(db: Knex.Transaction, stream: StreamRef, messages: readonly NewMessage[], options: { dryRun: boolean; idempotencyKey?: string | undefined }): Promise<{ appended: Appended[]; replayed: boolean }> {
+    const now = this.clock.now();
+    const idempotencyKey = options.idempotencyKey;
+    let fingerprint: string | undefined;
+    if (idempotencyKey !== undefined) {
+      fingerprint = batchFingerprint(messages);
+      const stored = await new PublishStore(db).claim(stream, idempotencyKey);
+      if (stored) {
+        if (stored.fingerprint !== fingerprint) throw new ApiError('idempotency_key_reused', 'This idempotency key was used for other messages on this stream; a new publish needs a new key.');
+        return { appended: stored.result, replayed: true };
+      }
+    }
+    const appended = await this.backend.append(db, stream, messages, now, { dryRun: options.dryRun, ...(idempotencyKey !== undefined ? { dedupKey: idempotencyKey } : {}) });
+    if (idempotencyKey !== undefined && fingerprint !== undefined) await new PublishStore(db).save(stream, idempotencyKey, fingerprint, appended, now);
+    const event: AppendedEvent = { tenant_id: stream.tenantId, stream_uid: stream.uid, partitions: [...new Set(appended.map((a) => a.partition))] };
+    await this.events.publish(APPENDED_TOPIC, event, { db });
+    return { appended, replayed: false };
+  }
+
+  subscribeAppended(handler: (event: AppendedEvent) => void): () => void {
+    return this.events.subscribe(APPENDED_TOPIC, (event) => handler(event.payload as AppendedEvent));
+  }
+}
