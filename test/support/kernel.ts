@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fromRoot } from '../../kernel/paths.js';
 import { loadConfig, deepMerge } from '../../kernel/config/load.js';
 import { createKernel, type Kernel } from '../../kernel/boot.js';
 import type { KernelServices, PluginDefinition } from '../../kernel/types.js';
@@ -26,6 +28,9 @@ export interface TestKernel {
   request(method: string, path: string, options?: RequestOptions): Promise<HttpResult>;
   close(): Promise<void>;
 }
+
+/** The plugins the test profile enables (config/test.json): every built-in. */
+export const TEST_PROFILE_PLUGINS: readonly string[] = (JSON.parse(readFileSync(fromRoot('config', 'test.json'), 'utf8')) as { plugins: string[] }).plugins;
 
 /** True when the suite runs against a real PostgreSQL server (DATABASE_URL) rather than PGlite. */
 export const onPostgres = Boolean(process.env.DATABASE_URL);

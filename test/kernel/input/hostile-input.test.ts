@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { startKernel, request, type TestKernel } from '../../support/kernel.js';
+import { TEST_PROFILE_PLUGINS, startKernel, request, type TestKernel } from '../../support/kernel.js';
 import { loginAdmin, mintToken } from '../../support/identity.js';
 
 /**
@@ -131,7 +131,7 @@ describe('hostile input, generated from /openapi.json for every operation', func
 
   before(async () => {
     k = await startKernel({
-      plugins: ['system', 'identity', 'audit', 'logs', 'components', 'agent', { module: 'test/fixtures/third-party-plugin' }],
+      plugins: [...TEST_PROFILE_PLUGINS, { module: 'test/fixtures/third-party-plugin' }],
       // Public routes record their refusals in the account trail; this test counts every one.
       account_trail: { per_second: 1_000_000, burst: 1_000_000 },
     });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { startKernel, type TestKernel } from '../../support/kernel.js';
+import { TEST_PROFILE_PLUGINS, startKernel, type TestKernel } from '../../support/kernel.js';
 import { createTenant, createUser, login, loginAdmin, mintToken } from '../../support/identity.js';
 
 /**
@@ -13,7 +13,7 @@ describe('account-wide scope (tenant_id=*)', function () {
   let tenantAdmin: string;
 
   before(async () => {
-    k = await startKernel({ plugins: ['system', 'identity', 'audit', 'logs', 'components', 'agent', { module: 'test/fixtures/third-party-plugin' }] });
+    k = await startKernel({ plugins: [...TEST_PROFILE_PLUGINS, { module: 'test/fixtures/third-party-plugin' }] });
     account = await loginAdmin(k);
     for (const tenant of ['alpha', 'beta', 'gamma']) await createTenant(k, account, tenant);
     // Rows in three tenants, in an order that interleaves their ids.
