@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ApiError } from '../../../kernel/errors.js';
 import { coreServices, createPlugin, extensionPoint, type Extensions } from '../../../kernel/plugin/api.js';
-import type { CodecResolver } from '../../../plugins/codecs/stream-codecs.js';
+import type { CodecResolver } from '../../../plugins/streams/contract.js';
 import { startKernel, type TestKernel } from '../../support/kernel.js';
 import { decode, encode } from './http.js';
 
