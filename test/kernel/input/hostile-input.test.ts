@@ -209,7 +209,10 @@ describe('hostile input, generated from /openapi.json for every operation', func
         const requestId = `hostile-${sent++}`;
         const res = await send(c, requestId);
         const label = `${op.method} ${op.path} ${c.part} ${c.field} = ${c.value.name}`;
-        if (res.status >= 500) problems.push(`${label}: ${res.status} ${res.text}`);
+        // 501 not_configured is no crash: a route that declares it answers so for a capability
+        // this deployment lacks (the SQL console on the embedded database).
+        const declaredNotConfigured = res.status === 501 && route?.decl.errors?.includes(501) === true && res.text.includes('"not_configured"');
+        if (res.status >= 500 && !declaredNotConfigured) problems.push(`${label}: ${res.status} ${res.text}`);
         // 431: a request line over the head limit is refused by the HTTP layer before it is a
         // call of any route, so there is no call to record.
         if (audited && res.status !== 431) {
