@@ -1,5 +1,7 @@
 import { contribute, coreExtensions, coreServices, createPlugin, fromRoot } from '../../kernel/plugin/api.js';
+import { dashboardSections } from '../dashboard/contract.js';
 import { alertSignals, type AlertSignal } from './contract.js';
+import { alertsSection } from './dashboard-section.js';
 import { deliverDue } from './deliver.js';
 import { evaluateAll } from './evaluate.js';
 import { alertHandlers } from './handlers.js';
@@ -49,7 +51,7 @@ export default createPlugin<
     return {
       handlers: alertHandlers(signals, clock, settings.allow_private_webhooks),
       offers: [alertSignals],
-      contributions: [...own.map((s) => contribute(alertSignals, s)), contribute(coreExtensions.jobs, evaluation)],
+      contributions: [...own.map((s) => contribute(alertSignals, s)), contribute(coreExtensions.jobs, evaluation), contribute(dashboardSections, alertsSection)],
     };
   },
 });
