@@ -15,23 +15,23 @@ async function seedTenant(knex: knexFactory.Knex, tenant: string, messages: numb
   const uid = `${tenant}-in`;
   const step = SPAN_SECONDS / messages;
   await knex.raw(`INSERT INTO streams_streams (tenant_id, id, uid, name, partitions, revision, created_at, updated_at) VALUES (?, 'in', ?, 'in', 8, 1, now(), now())`, [tenant, uid]);
-  await knex.raw(`INSERT INTO streams_partitions (tenant_id, stream_uid, partition, next_offset) SELECT ?, ?, p, ceil((? - p)::numeric / 8) FROM generate_series(0, 7) p`, [tenant, uid, messages]);
+  await knex.raw(`INSERT INTO streams_partitions (tenant_id, stream_uid, partition, next_offset) SELECT ?, ?, p, ceil((?::int - p)::numeric / 8) FROM generate_series(0, 7) p`, [tenant, uid, messages]);
   await knex.raw(
     `INSERT INTO streams_messages (tenant_id, stream_uid, partition, "offset", id, stream, key, headers, content_type, body, size, published_at)
-     SELECT ?, ?, g % 8, g / 8, 'msg_' || lpad(g::text, 27, '0'), 'in', NULL, '{}', 'application/json', '\\x7b7d'::bytea, 2, now() - make_interval(secs => (? - g) * ?)
-       FROM generate_series(0, ? - 1) g`,
+     SELECT ?, ?, g % 8, g / 8, 'msg_' || lpad(g::text, 27, '0'), 'in', NULL, '{}', 'application/json', '\\x7b7d'::bytea, 2, now() - make_interval(secs => (?::bigint - g) * ?::float8)
+       FROM generate_series(0, ?::int - 1) g`,
     [tenant, uid, messages, step, messages],
   );
   await knex.raw(
     `INSERT INTO streams_deliveries (tenant_id, message_id, workflow, revision, run_id, attempt, status, error, outputs, at)
-     SELECT ?, 'msg_' || lpad(g::text, 27, '0'), 'wf-' || (g % ?), 1, 'run-' || g, 1, CASE WHEN g % 1000 = 999 THEN 'dead' ELSE 'processed' END, NULL, '[]',
-            now() - make_interval(secs => (? - g) * ?) + interval '40 milliseconds'
-       FROM generate_series(0, ? - 1) g`,
+     SELECT ?, 'msg_' || lpad(g::text, 27, '0'), 'wf-' || (g % ?::int), 1, 'run-' || g, 1, CASE WHEN g % 1000 = 999 THEN 'dead' ELSE 'processed' END, NULL, '[]',
+            now() - make_interval(secs => (?::bigint - g) * ?::float8) + interval '40 milliseconds'
+       FROM generate_series(0, ?::int - 1) g`,
     [tenant, workflows, messages, step, messages],
   );
   await knex.raw(
     `INSERT INTO streams_consumer_offsets (tenant_id, stream_uid, consumer, partition, committed_offset, updated_at)
-     SELECT ?, ?, 'wf-' || w, p.partition, greatest(p.next_offset - 10, 0), now() FROM generate_series(0, ? - 1) w CROSS JOIN streams_partitions p WHERE p.tenant_id = ? AND p.stream_uid = ?`,
+     SELECT ?, ?, 'wf-' || w, p.partition, greatest(p.next_offset - 10, 0), now() FROM generate_series(0, ?::int - 1) w CROSS JOIN streams_partitions p WHERE p.tenant_id = ? AND p.stream_uid = ?`,
     [tenant, uid, workflows, tenant, uid],
   );
   await knex.raw(`INSERT INTO components (tenant_id, id, name, state, created_at, updated_at) SELECT ?, 'c-' || g, 'c-' || g, CASE WHEN g % 10 = 0 THEN 'failed' ELSE 'running' END, now(), now() FROM generate_series(1, 50) g`, [tenant]);
