@@ -38,7 +38,7 @@ function planView(row: PlanRow): Record<string, unknown> {
   };
 }
 
-export function migrationHandlers(resources: () => MigrationResource[], checks: () => readonly MigrationGateCheck[], clock: Clock): Record<string, Handler> {
+export function migrationHandlers(resources: () => MigrationResource[], checks: () => readonly MigrationGateCheck[], clock: Clock, tenantExists: (db: Knex, id: string) => Promise<boolean>): Record<string, Handler> {
   async function planOf(db: Knex | Knex.Transaction, call: Call, forUpdate = false): Promise<PlanRow> {
     const query = db('migration_plans').where({ tenant_id: tenant(call), id: String(call.params.id) }).first();
     if (forUpdate) query.forUpdate();
@@ -63,6 +63,7 @@ export function migrationHandlers(resources: () => MigrationResource[], checks: 
     async createPlan(call) {
       const body = call.body as { bundle: Bundle; target_tenant_id: string };
       checkTarget(call, body.target_tenant_id);
+      if (!(await tenantExists(call.db as Knex, body.target_tenant_id))) throw new ApiError('not_found', `No tenant "${body.target_tenant_id}".`);
       const known = resources();
       checkBundle(body.bundle, new Set(known.map((r) => r.kind)));
       const kinds = known.filter((r) => r.kind in body.bundle.resources);

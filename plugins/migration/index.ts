@@ -1,6 +1,7 @@
+import type { Knex } from 'knex';
 import { componentTypes } from '../components/contract.js';
 import { codecKinds } from '../codecs/contract.js';
-import { contribute, coreServices, createPlugin, fromRoot } from '../../kernel/plugin/api.js';
+import { contribute, coreExtensions, coreServices, createPlugin, fromRoot } from '../../kernel/plugin/api.js';
 import { migrationChecks, migrationResources, type MigrationResource } from './contract.js';
 import { migrationHandlers } from './handlers.js';
 import { createMigration } from './migrations/001_migration.js';
@@ -27,8 +28,13 @@ export default createPlugin<{ clock: typeof coreServices.clock; config: typeof c
       ...(enabled.has('streams') ? [streamResource] : []),
       ...(enabled.has('components') ? [componentResource(typeSchema)] : []),
     ];
+    // Without a tenant directory (no identity plugin) every tenant id is taken as existing, as the kernel does.
+    const tenantExists = async (db: Knex, id: string): Promise<boolean> => {
+      const [directory] = extensions.all(coreExtensions.tenantDirectory);
+      return directory ? directory.exists(db, id) : true;
+    };
     return {
-      handlers: migrationHandlers(() => [...extensions.all(migrationResources)], () => extensions.all(migrationChecks), clock),
+      handlers: migrationHandlers(() => [...extensions.all(migrationResources)], () => extensions.all(migrationChecks), clock, tenantExists),
       offers: [migrationResources, migrationChecks],
       contributions: own.map((r) => contribute(migrationResources, r)),
     };
