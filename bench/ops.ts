@@ -2,7 +2,9 @@ import knexFactory from 'knex';
 import { pairedLatency, ratio, startTarget } from './harness.js';
 import type { BenchContext, Scenario } from './scenarios.js';
 
-const SAMPLES = 200;
+const SAMPLES = 100;
+/** The 24h window reads a day of deliveries (tens of thousands for the big tenant): a few samples show its cost. */
+const DAY_SAMPLES = 10;
 /** Messages spread over the last 30 days, as a long-running deployment has them. */
 const SPAN_SECONDS = 30 * 86_400;
 
@@ -58,12 +60,26 @@ export const opsScenario: Scenario = {
       await knex.raw('ANALYZE');
       const seedSeconds = Math.round((Date.now() - seeding) / 100) / 10;
       const figures: Record<string, unknown> = { seed_seconds: seedSeconds };
-      for (const window of ['1h', '5m', '24h']) {
+      for (const window of ['1h', '5m']) {
         const { a: big, b: small } = await pairedLatency(target.url, { path: `/dashboard?tenant_id=big&window=${window}` }, { path: `/dashboard?tenant_id=small&window=${window}` }, SAMPLES);
         figures[`window_${window}_big_ms`] = big;
         figures[`window_${window}_small_ms`] = small;
         figures[`window_${window}_ratio`] = ratio(big, small);
       }
+      const day = async (tenant: string): Promise<number> => {
+        const samples: number[] = [];
+        for (let i = 0; i < DAY_SAMPLES; i++) {
+          const started = process.hrtime.bigint();
+          const res = await fetch(`${target.url}/dashboard?tenant_id=${tenant}&window=24h`);
+          await res.arrayBuffer();
+          samples.push(Number(process.hrtime.bigint() - started) / 1e6);
+        }
+        samples.sort((p, q) => p - q);
+        return Math.round((samples[Math.floor(samples.length / 2)] as number) * 1000) / 1000;
+      };
+      figures.window_24h_big_ms = await day('big');
+      figures.window_24h_small_ms = await day('small');
+      figures.window_24h_ratio = ratio(figures.window_24h_big_ms as number, figures.window_24h_small_ms as number);
       figures.ratio = figures.window_1h_ratio;
       figures.pass = (figures.window_1h_ratio as number) <= 2;
       return figures;

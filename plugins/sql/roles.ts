@@ -49,8 +49,17 @@ export async function ensureGroup(knex: Knex, schema: string, tables: readonly S
     await trx.raw(`DROP POLICY IF EXISTS ${POLICY} ON ??.sql_console_roles`, [schema]);
     await trx.raw(`CREATE POLICY ${POLICY} ON ??.sql_console_roles FOR SELECT TO ?? USING (role_name = session_user)`, [schema, group]);
     for (const { table, tenant_column: column = 'tenant_id' } of tables) {
-      const found = await trx.raw('SELECT to_regclass(?) AS oid', [`"${schema}"."${table}"`]);
-      if (!found.rows[0]?.oid) continue;
+      const found = await trx.raw(
+        `SELECT c.oid, c.relrowsecurity AS secured, has_table_privilege(?, c.oid, 'SELECT') AS granted,
+                EXISTS (SELECT 1 FROM pg_policy p WHERE p.polrelid = c.oid AND p.polname = ?) AS policed
+           FROM pg_class c WHERE c.oid = to_regclass(?)`,
+        [group, POLICY, `"${schema}"."${table}"`],
+      );
+      const state = found.rows[0] as { secured: boolean; granted: boolean; policed: boolean } | undefined;
+      if (!state) continue;
+      readable.push(table);
+      // Already set up (by this or another instance): ALTER TABLE would take an exclusive lock on a busy table for nothing.
+      if (state.secured && state.granted && state.policed) continue;
       await trx.raw('ALTER TABLE ??.?? ENABLE ROW LEVEL SECURITY', [schema, table]);
       await trx.raw('GRANT SELECT ON ??.?? TO ??', [schema, table, group]);
       await trx.raw(`DROP POLICY IF EXISTS ${POLICY} ON ??.??`, [schema, table]);
@@ -58,7 +67,6 @@ export async function ensureGroup(knex: Knex, schema: string, tables: readonly S
         `CREATE POLICY ${POLICY} ON ??.?? FOR SELECT TO ?? USING (?? = (SELECT r.tenant_id FROM ??.sql_console_roles r WHERE r.role_name = session_user))`,
         [schema, table, group, column, schema],
       );
-      readable.push(table);
     }
   });
   return readable;
