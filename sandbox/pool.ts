@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { DEFAULT_LIMITS, effectiveLimits, workerStackMb } from './limits.js';
+import { DEFAULT_LIMITS, effectiveLimits, workerMemoryCap, workerStackMb } from './limits.js';
 import { limitMessage } from './errors.js';
 import type { RunRequest, WorkerMessage, WorkerOptions } from './protocol.js';
 import type { Sandbox, SandboxJob, SandboxLimits, SandboxResult } from './types.js';
@@ -48,7 +48,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const limits = effectiveLimits(DEFAULT_LIMITS, options.limits);
   const poolSize = Math.max(1, Math.floor(options.poolSize ?? 2));
   const margin = options.backstopMarginMs ?? 500;
-  const workerOptions: WorkerOptions = { interruptHandler: options.interruptHandler ?? true };
+  const workerOptions: WorkerOptions = { interruptHandler: options.interruptHandler ?? true, memoryCapBytes: workerMemoryCap(limits.memory_bytes) };
   const slots: Slot[] = [];
   const queue: Pending[] = [];
   let sequence = 0;

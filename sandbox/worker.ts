@@ -6,14 +6,20 @@
  * fresh one: no later run meets a damaged interpreter.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { getQuickJS, type QuickJSWASMModule } from 'quickjs-emscripten';
+import { newQuickJSWASMModule, newVariant, RELEASE_SYNC, type QuickJSWASMModule } from 'quickjs-emscripten';
 import { Session } from './evaluate.js';
 import type { RunRequest, WorkerMessage, WorkerOptions } from './protocol.js';
 
 const port = parentPort;
 if (!port) throw new Error('sandbox/worker.js runs only as a worker thread');
 const options = workerData as WorkerOptions;
-const quickjs: QuickJSWASMModule = await getQuickJS();
+const PAGE = 64 * 1024;
+// The interpreter's own memory limit does not count every allocation (ArrayBuffer contents
+// escape it), so the worker's WebAssembly memory itself has a ceiling: past it malloc fails and
+// QuickJS throws "out of memory" like at its own limit.
+const { Memory } = (globalThis as unknown as { WebAssembly: { Memory: new (descriptor: { initial: number; maximum: number }) => object } }).WebAssembly;
+const memory = new Memory({ initial: 256, maximum: Math.ceil(options.memoryCapBytes / PAGE) });
+const quickjs: QuickJSWASMModule = await newQuickJSWASMModule(newVariant(RELEASE_SYNC, { wasmMemory: memory as never }));
 
 let spare: Session | undefined;
 function nextSession(): Session {
