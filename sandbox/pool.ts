@@ -29,6 +29,8 @@ interface Slot {
   running: Pending | undefined;
   /** Set once the slot was replaced (terminated, crashed, retired): its events mean nothing more. */
   gone: boolean;
+  /** When it last finished a run: the longest idle worker takes the next one. */
+  idleSince: number;
 }
 
 const WORKER_URL = new URL('./worker.js', import.meta.url);
@@ -57,7 +59,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   function spawn(): Slot {
     const worker = new Worker(WORKER_URL, { workerData: workerOptions, resourceLimits: { stackSizeMb: workerStackMb(limits.stack_bytes) } });
     // A worker keeps the process alive only while it starts or runs a job (see idle()).
-    const slot: Slot = { worker, ready: false, running: undefined, gone: false };
+    const slot: Slot = { worker, ready: false, running: undefined, gone: false, idleSince: 0 };
     worker.on('message', (message: WorkerMessage) => {
       if (slot.gone) return;
       if (message.type === 'ready') {
@@ -68,6 +70,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         const pending = slot.running;
         if (!pending || pending.id !== message.id) return;
         slot.running = undefined;
+        slot.idleSince = performance.now();
         finish(pending, message.result);
         if (message.retire) replace(slot);
         else {
@@ -113,7 +116,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   function dispatch(): void {
     while (queue.length > 0) {
-      const slot = slots.find((s) => s.ready && !s.running && !s.gone);
+      // The worker idle the longest has most likely built its next session already (worker.ts).
+      let slot: Slot | undefined;
+      for (const s of slots) if (s.ready && !s.running && !s.gone && (!slot || s.idleSince < slot.idleSince)) slot = s;
       if (!slot) {
         // Grow the pool up to its size while work is waiting (workers start on demand).
         const starting = slots.filter((s) => !s.ready && !s.gone).length;

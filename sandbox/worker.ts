@@ -34,25 +34,17 @@ function send(message: WorkerMessage): void {
 
 port.on('message', (request: RunRequest) => {
   if (request.type !== 'run') return;
-  let retire = false;
-  let session: Session | undefined;
   try {
-    session = nextSession();
-    const result = session.run(request.job, request.limits, options);
-    try {
-      session.dispose();
-    } catch {
-      retire = true;
-    }
-    send({ type: 'done', id: request.id, result, ...(retire ? { retire } : {}) });
+    const session = nextSession();
+    send({ type: 'done', id: request.id, result: session.run(request.job, request.limits, options) });
+    // The answer is already on its way to the host thread; freeing the run's heap now (not later)
+    // keeps the worker's memory ceiling for the next run alone.
+    session.dispose();
   } catch (err) {
     send({ type: 'done', id: request.id, retire: true, result: { ok: false, pushed: [], logs: [], duration_ms: 0, error: { message: `the sandbox failed: ${(err as Error).message}` } } });
-    retire = true;
-  }
-  if (retire) {
     process.exit(1);
   }
-  // Build the next run's session now, while nobody waits.
+  // Build the next run's session while nobody waits.
   setImmediate(() => {
     try {
       spare ??= new Session(quickjs);
