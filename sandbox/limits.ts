@@ -17,7 +17,8 @@ export function effectiveLimits(pool: Readonly<SandboxLimits>, job: Partial<Sand
   const merged = { ...pool };
   for (const key of Object.keys(pool) as Array<keyof SandboxLimits>) {
     const value = job?.[key];
-    if (typeof value === 'number' && Number.isFinite(value) && value > 0) merged[key] = Math.floor(value);
+    // Zero pushes is a real limit (a filter that may not emit); the others must be positive.
+    if (typeof value === 'number' && Number.isFinite(value) && (value > 0 || (key === 'pushes' && value === 0))) merged[key] = Math.floor(value);
   }
   merged.stack_bytes = Math.min(merged.stack_bytes, pool.stack_bytes);
   merged.memory_bytes = Math.min(merged.memory_bytes, pool.memory_bytes);

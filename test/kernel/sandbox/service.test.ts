@@ -18,6 +18,7 @@ function probe(): { plugin: ReturnType<typeof createPlugin>; sandbox(): Sandbox 
 }
 
 const DEADLINE = 600;
+const SPIN = 2000;
 
 describe('kernel: the sandbox service', function () {
   this.timeout(120_000);
@@ -35,7 +36,8 @@ describe('kernel: the sandbox service', function () {
   });
 
   it('keeps answering GET /health while a script spins until its deadline', async () => {
-    const spinning = p.sandbox().run({ tenantId: 'default', files: { 'main.js': 'while (true) {}' }, input: { body: null, headers: {}, key: null } });
+    // A longer deadline than the configured one (a job may set its own), so the check has time to sample on a loaded machine.
+    const spinning = p.sandbox().run({ tenantId: 'default', files: { 'main.js': 'while (true) {}' }, input: { body: null, headers: {}, key: null }, limits: { deadline_ms: SPIN } });
     let settled = false;
     void spinning.then(() => {
       settled = true;
@@ -50,9 +52,10 @@ describe('kernel: the sandbox service', function () {
     }
     const r = await spinning;
     expect(r.ok).to.equal(false);
-    expect(r.error).to.deep.include({ limit: 'deadline', message: `the script ran past its deadline of ${DEADLINE} ms` });
+    expect(r.error).to.deep.include({ limit: 'deadline', message: `the script ran past its deadline of ${SPIN} ms` });
     expect(latencies.length, 'health checks answered during the run').to.be.at.least(3);
-    expect(Math.max(...latencies), 'slowest health check').to.be.below(DEADLINE);
+    // Not blocked until the script ended: every check answered well within the spin.
+    expect(Math.max(...latencies), 'slowest health check').to.be.below(SPIN * 0.75);
   });
 
   it('fills in RUNTIME.md\'s defaults when config says nothing', async () => {
