@@ -81,6 +81,20 @@ describe('studio: run and test a workspace in the sandbox', function () {
     expect(Date.now() - started).to.be.below(15_000);
   });
 
+  it('holds no database connection while a script runs: other calls are answered meanwhile', async () => {
+    let runDoneAt = 0;
+    const spinning = run({ entry: 'spin.js' }).then((res) => ((runDoneAt = Date.now()), res));
+    await new Promise((r) => setTimeout(r, 100));
+    const list = await tk.request('GET', '/studio/workspaces', { token: admin });
+    const listDoneAt = Date.now();
+    const spun = await spinning;
+    expect(list.status).to.equal(200);
+    expect(spun.body.error.limit).to.equal('deadline');
+    // The list was answered while the script still spun, not after its deadline.
+    expect(listDoneAt).to.be.below(runDoneAt);
+    expect(await tk.kernel.database.knex('audit_records').where({ operation: 'runWorkspace', resource_id: 'runner' })).to.have.length.at.least(2);
+  });
+
   it('refuses an entry that is not a file, two bodies at once, bad base64 (400)', async () => {
     const missing = await run({ entry: 'nope.js' });
     expect(missing.status).to.equal(400);
