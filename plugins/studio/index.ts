@@ -1,0 +1,52 @@
+import { coreServices, createPlugin, fromRoot } from '../../kernel/plugin/api.js';
+import type { Sandbox } from '../../sandbox/types.js';
+import { Collab } from './collab/service.js';
+import { FileCache } from './file-cache.js';
+import { studioHandlers, type StudioSettings } from './handlers.js';
+import { createStudio } from './migrations/001_studio.js';
+import { socketHandlers } from './sockets.js';
+
+// TEMPORARY until h-sandbox is merged: coreServices.sandbox replaces this.
+const pendingSandbox: Sandbox = {
+  run: async () => ({ ok: false, pushed: [], logs: [], duration_ms: 0, error: { message: 'sandbox not available yet' } }),
+  close: async () => undefined,
+};
+
+/**
+ * The studio workbench: workspaces of text files with immutable revisions, runs and tests in
+ * the kernel's sandbox, one-time tickets for its two WebSockets — collaborative editing (Yjs)
+ * and a terminal REPL.
+ */
+export default createPlugin<
+  {
+    db: typeof coreServices.db;
+    clock: typeof coreServices.clock;
+    events: typeof coreServices.events;
+    tickets: typeof coreServices.tickets;
+    audit: typeof coreServices.audit;
+    logger: typeof coreServices.logger;
+  },
+  StudioSettings
+>({
+  id: 'studio',
+  manifest: fromRoot('manifests', 'studio.json'),
+  migrations: [createStudio],
+  deps: { db: coreServices.db, clock: coreServices.clock, events: coreServices.events, tickets: coreServices.tickets, audit: coreServices.audit, logger: coreServices.logger },
+  setup({ db, clock, events, tickets, audit, logger }, { settings }) {
+    const sandbox = pendingSandbox;
+    const cache = new FileCache();
+    const collab = new Collab({ db, events, clock, logger, settings: settings.collab, limits: settings });
+    return {
+      handlers: {
+        ...studioHandlers({ clock, tickets, sandbox, cache, settings, changes: collab }),
+        ...socketHandlers({ db, clock, logger, audit, sandbox, cache, collab, maxTestCases: settings.max_test_cases }),
+      },
+      async start() {
+        collab.start();
+      },
+      async stop() {
+        await collab.stop();
+      },
+    };
+  },
+});
