@@ -1,16 +1,10 @@
 import { coreServices, createPlugin, fromRoot } from '../../kernel/plugin/api.js';
-import type { Sandbox } from '../../sandbox/types.js';
 import { Collab } from './collab/service.js';
 import { FileCache } from './file-cache.js';
 import { studioHandlers, type StudioSettings } from './handlers.js';
 import { createStudio } from './migrations/001_studio.js';
 import { socketHandlers } from './sockets.js';
 
-// TEMPORARY until h-sandbox is merged: coreServices.sandbox replaces this.
-const pendingSandbox: Sandbox = {
-  run: async () => ({ ok: false, pushed: [], logs: [], duration_ms: 0, error: { message: 'sandbox not available yet' } }),
-  close: async () => undefined,
-};
 
 /**
  * The studio workbench: workspaces of text files with immutable revisions, runs and tests in
@@ -25,15 +19,15 @@ export default createPlugin<
     tickets: typeof coreServices.tickets;
     audit: typeof coreServices.audit;
     logger: typeof coreServices.logger;
+    sandbox: typeof coreServices.sandbox;
   },
   StudioSettings
 >({
   id: 'studio',
   manifest: fromRoot('manifests', 'studio.json'),
   migrations: [createStudio],
-  deps: { db: coreServices.db, clock: coreServices.clock, events: coreServices.events, tickets: coreServices.tickets, audit: coreServices.audit, logger: coreServices.logger },
-  setup({ db, clock, events, tickets, audit, logger }, { settings }) {
-    const sandbox = pendingSandbox;
+  deps: { db: coreServices.db, clock: coreServices.clock, events: coreServices.events, tickets: coreServices.tickets, audit: coreServices.audit, logger: coreServices.logger, sandbox: coreServices.sandbox },
+  setup({ db, clock, events, tickets, audit, logger, sandbox }, { settings }) {
     const cache = new FileCache();
     const collab = new Collab({ db, events, clock, logger, settings: settings.collab, limits: settings });
     return {

@@ -121,7 +121,7 @@ describe('studio: run and test a workspace in the sandbox', function () {
     expect(byName['not-json'].error.message).to.contain('not JSON');
     expect(byName.throws.ok).to.equal(false);
     expect(byName.throws.error).to.include({ line: 3 });
-    expect(await tk.kernel.database.knex('audit_records').where({ operation: 'testWorkspace', resource_id: 'runner' })).to.have.length(1);
+    expect(await tk.kernel.database.knex('audit_records').where({ operation: 'testWorkspace', resource_id: 'runner', outcome: 'success' })).to.have.length(1);
   });
 
   it('runs the current revision after a PUT (no stale cached files)', async () => {
