@@ -8,7 +8,7 @@ import type { SandboxError, SandboxJob, SandboxLimit, SandboxLimits, SandboxResu
 /** Promise jobs run between two deadline checks (drain). */
 const JOB_BATCH = 256;
 /** Longest message or stack (in characters) read out of a thrown value. */
-const MAX_ERROR_TEXT = 64 * 1024;
+const MAX_ERROR_TEXT = 1024 * 1024;
 
 /** Names a job's extra `globals` may not take: the contract's own. */
 const RESERVED_GLOBALS = new Set(['input', 'service', 'console', 'result', 'globalThis']);

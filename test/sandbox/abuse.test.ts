@@ -205,7 +205,7 @@ describe('sandbox: runaway scripts end as ok:false within the deadline, and the 
       await patient.run(job('result = 1;'));
       for (const script of ['const again = () => Promise.resolve().then(again);\nagain();', 'async function loop() { await null; return loop(); }\nresult = loop();']) {
         const { result, ms } = await timed(patient, job(script));
-        expect(result.error?.limit, script).to.equal('deadline');
+        expect(result.error?.limit, `${script}: ${JSON.stringify(result)}`).to.equal('deadline');
         expect(ms, script).to.be.below(DEADLINE + 2500);
       }
     } finally {
