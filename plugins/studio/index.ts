@@ -29,7 +29,7 @@ export default createPlugin<
   deps: { db: coreServices.db, clock: coreServices.clock, events: coreServices.events, tickets: coreServices.tickets, audit: coreServices.audit, logger: coreServices.logger, sandbox: coreServices.sandbox },
   setup({ db, clock, events, tickets, audit, logger, sandbox }, { settings }) {
     const cache = new FileCache();
-    const collab = new Collab({ db, events, clock, logger, settings: settings.collab, limits: settings });
+    const collab = new Collab({ db, events, clock, logger, audit, settings: settings.collab, limits: settings });
     return {
       handlers: {
         ...studioHandlers({ clock, tickets, sandbox, cache, settings, changes: collab }),

@@ -68,6 +68,8 @@ describe('studio collab: Yjs over the collab WebSocket', function () {
     expect(files.body.files['main.js']).to.equal(merged);
     const revision = await knex()('studio_revisions').where({ tenant_id: 'default', workspace_id: 'pair', revision: 2 }).first();
     expect(revision).to.include({ source: 'collab' });
+    const audited = await knex()('audit_records').where({ tenant_id: 'default', operation: 'openCollabSocket', resource_id: 'pair' });
+    expect(audited.map((r: any) => (typeof r.fields === 'string' ? JSON.parse(r.fields) : r.fields))).to.deep.equal([{ command: 'save', revision: 2 }]);
     // A save that changes nothing makes no revision.
     expect((await a.save()).saved).to.include({ revision: 2, unchanged: true });
   });
