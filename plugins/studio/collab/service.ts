@@ -267,6 +267,9 @@ export class Collab implements FileChanges {
       room.pending = [];
       try {
         await this.input.db.transaction(async (trx) => {
+          // A workspace deleted meanwhile takes its document with it: no stray rows for a
+          // workspace later re-created under the same id to inherit.
+          if (!(await this.store.share(trx, room.tenantId, room.workspaceId))) return;
           await this.store.append(trx, room.tenantId, room.workspaceId, update, this.input.clock.now());
           await this.publish({ kind: 'update', tenant: room.tenantId, workspace: room.workspaceId, from: this.instance, data: Buffer.from(update).toString('base64') }, trx);
         });
