@@ -190,6 +190,7 @@ export class Session {
     const invalid = this.install(job);
     if (invalid) return { error: { message: invalid } };
     if (!Object.hasOwn(job.files, entry)) return { error: { message: `no file ${entry} in the workspace` } };
+    if (typeof job.files[entry] !== 'string') return { error: { message: `${entry} is not text` } };
 
     const evaluated = ctx.evalCode(job.files[entry] as string, entry, { type: 'module' });
     if (evaluated.error) return { error: this.describe(evaluated.error) };

@@ -33,6 +33,8 @@ interface Slot {
   idleSince: number;
 }
 
+/** setTimeout's largest delay; a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 const WORKER_URL = new URL('./worker.js', import.meta.url);
 
 function failed(message: string, durationMs = 0, limit?: 'deadline'): SandboxResult {
@@ -55,6 +57,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const queue: Pending[] = [];
   let sequence = 0;
   let closed = false;
+  /** Workers that died before they were ready, in a row: past a few, the sandbox cannot start here. */
+  let failedStarts = 0;
+  const MAX_FAILED_STARTS = 3;
 
   function spawn(): Slot {
     const worker = new Worker(WORKER_URL, { workerData: workerOptions, resourceLimits: { stackSizeMb: workerStackMb(limits.stack_bytes) } });
@@ -64,6 +69,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if (slot.gone) return;
       if (message.type === 'ready') {
         slot.ready = true;
+        failedStarts = 0;
         dispatch();
         if (!slot.running) worker.unref();
       } else if (message.type === 'done') {
@@ -84,6 +90,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       const pending = slot.running;
       slot.running = undefined;
       if (pending) finish(pending, failed(`the sandbox failed: ${reason}`, elapsed(pending)));
+      if (!slot.ready && ++failedStarts >= MAX_FAILED_STARTS) {
+        // Not a script's doing (none ran): stop respawning, answer what waits; the next run tries again.
+        slot.gone = true;
+        slots.splice(slots.indexOf(slot), 1);
+        for (const waiting of queue.splice(0)) waiting.resolve(failed(`the sandbox cannot start: ${reason}`));
+        return;
+      }
       replace(slot);
     };
     worker.on('error', (err) => lost(err.message));
@@ -133,13 +146,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         slot.running = undefined;
         finish(pending, failed(limitMessage('deadline', pending.request.limits.deadline_ms), elapsed(pending), 'deadline'));
         replace(slot);
-      }, pending.request.limits.deadline_ms + margin);
+      }, Math.min(pending.request.limits.deadline_ms + margin, MAX_TIMER_MS));
       slot.worker.ref();
       try {
         slot.worker.postMessage(pending.request);
       } catch (err) {
         // Not structured-cloneable (a function among the globals, say): the caller's mistake, reported as a result.
         slot.running = undefined;
+        slot.worker.unref();
         finish(pending, failed(`the job cannot be sent to the sandbox: ${(err as Error).message}`));
       }
     }
@@ -148,6 +162,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   return {
     run(job: SandboxJob): Promise<SandboxResult> {
       if (closed) return Promise.reject(new Error('the sandbox is closed'));
+      if (failedStarts >= MAX_FAILED_STARTS) failedStarts = MAX_FAILED_STARTS - 1;
       return new Promise((resolve) => {
         sequence += 1;
         const request: RunRequest = { type: 'run', id: sequence, job, limits: effectiveLimits(limits, job.limits) };

@@ -33,7 +33,8 @@ app.use(async (ctx) => {
   const json = context.newString(JSON.stringify({ body: JSON.stringify(request.input.value), headers: {}, key: null }));
   context.unwrapResult(context.callFunction(prepare, context.undefined, json)).dispose();
   json.dispose();
-  const evaluated = context.evalCode(request.script, 'main.js');
+  // A block, so the script's const declarations do not collide with the previous request's in the reused context.
+  const evaluated = context.evalCode(`{\n${request.script}\n}`, 'main.js');
   if (evaluated.error) {
     const error = context.dump(evaluated.error) as { message?: string };
     evaluated.error.dispose();
