@@ -74,6 +74,21 @@ describe('studio collab: Yjs over the collab WebSocket', function () {
     expect((await a.save()).saved).to.include({ revision: 2, unchanged: true });
   });
 
+  it('gives a reconnecting client what it missed and takes the edits it made offline', async () => {
+    await workspace('reconnect', { 'main.js': 'base\n' });
+    const a = await join('reconnect');
+    const b = await join('reconnect');
+    await b.close();
+    // Offline: b edits its own copy while a edits through the server.
+    b.ytext('main.js').insert(0, 'offline b\n');
+    a.ytext('main.js').insert(a.ytext('main.js').length, 'online a\n');
+    await waitUntil(async () => (await knex()('studio_collab_updates').where({ tenant_id: 'default', workspace_id: 'reconnect' })).length >= 2, 10_000, 'a\'s edit stored');
+    const back = await YClient.join(tk, await studioTicket(tk, admin, 'reconnect', 'collab'), b.doc);
+    clients.push(back);
+    await waitUntil(() => a.text('main.js') === back.text('main.js') && (a.text('main.js') ?? '').includes('offline b'), 10_000, 'convergence after the reconnect');
+    expect(a.text('main.js')).to.equal('offline b\nbase\nonline a\n');
+  });
+
   it('keeps a viewer read-only: its edits are refused and reach nobody, its save too', async () => {
     await workspace('viewed', { 'main.js': 'result = 1;\n' });
     const editor = await join('viewed', writer);
