@@ -143,8 +143,9 @@ export class Collab implements FileChanges {
     const conn: Conn = { socket, principal: who.principal, canWrite: who.canWrite, clients: new Set(), chain: Promise.resolve(), toldReadOnly: false };
     room.conns.set(socket, conn);
     const fail = (err: unknown) => {
+      // What the client sent does not decode or apply (a broken update): its socket closes.
       this.input.logger.warn({ err, workspace: room.workspaceId }, 'collab message refused');
-      close(socket, err instanceof Error && err.message === 'internal' ? CLOSE_INTERNAL : CLOSE_MALFORMED, 'malformed or refused message');
+      close(socket, CLOSE_MALFORMED, 'malformed message');
     };
     conn.chain = room.ready.then(
       (exists) => {
@@ -176,7 +177,18 @@ export class Collab implements FileChanges {
     const created = new Room(tenantId, workspaceId);
     created.doc.on('update', (update: Uint8Array, origin: unknown) => this.onDocUpdate(created, update, origin));
     created.awareness.on('update', (changes: { added: number[]; updated: number[]; removed: number[] }, origin: unknown) => this.onAwareness(created, changes, origin));
-    created.ready = this.load(created);
+    // A room whose document is gone or could not be read is dropped at once, so the next join
+    // starts afresh instead of inheriting the failure.
+    created.ready = this.load(created).then(
+      (exists) => {
+        if (!exists) this.drop(created);
+        return exists;
+      },
+      (err: unknown) => {
+        this.drop(created);
+        throw err;
+      },
+    );
     this.rooms.set(key, created);
     room = created;
     return room;
@@ -370,8 +382,9 @@ export class Collab implements FileChanges {
 
   private leave(room: Room, conn: Conn): void {
     room.conns.delete(conn.socket);
+    if (room.retired) return;
     if (conn.clients.size > 0) removeAwarenessStates(room.awareness, [...conn.clients], LEFT);
-    if (room.conns.size > 0 || room.retired) return;
+    if (room.conns.size > 0) return;
     clearTimeout(room.lingerTimer);
     room.lingerTimer = setTimeout(() => void this.retire(room, false), this.input.settings.linger_ms);
     room.lingerTimer.unref();

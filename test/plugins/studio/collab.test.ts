@@ -89,6 +89,19 @@ describe('studio collab: Yjs over the collab WebSocket', function () {
     expect(a.text('main.js')).to.equal('offline b\nbase\nonline a\n');
   });
 
+  it('relays awareness (who is here, cursors) between clients, viewers included, and drops a client\'s state when it leaves', async () => {
+    await workspace('aware', { 'main.js': '' });
+    const a = await join('aware', writer);
+    const b = await join('aware', viewer);
+    a.awareness.setLocalState({ user: 'a', cursor: 3 });
+    b.awareness.setLocalState({ user: 'b' });
+    await waitUntil(() => b.awareness.getStates().get(a.doc.clientID)?.user === 'a' && a.awareness.getStates().get(b.doc.clientID)?.user === 'b', 10_000, 'awareness both ways');
+    const c = await join('aware', writer);
+    await waitUntil(() => c.awareness.getStates().get(a.doc.clientID)?.cursor === 3, 10_000, 'awareness for a late joiner');
+    await a.close();
+    await waitUntil(() => !b.awareness.getStates().has(a.doc.clientID), 10_000, 'a\'s state removed');
+  });
+
   it('keeps a viewer read-only: its edits are refused and reach nobody, its save too', async () => {
     await workspace('viewed', { 'main.js': 'result = 1;\n' });
     const editor = await join('viewed', writer);
