@@ -34,15 +34,16 @@ async function withTarget<T>(name: string, env: Record<string, string>, work: (t
 
 interface Call {
   url: string;
-  body: string;
+  /** A POST with this body; a GET without. */
+  body?: string;
 }
 
 async function post(call: Call): Promise<number> {
   const started = process.hrtime.bigint();
-  const res = await fetch(call.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: call.body });
+  const res = await fetch(call.url, call.body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: call.body });
   const parsed = (await res.json()) as { ok?: boolean; result?: unknown };
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  if (res.status !== 200 || parsed.ok !== true) throw new Error(`${call.url} answered ${res.status}: ${JSON.stringify(parsed)}`);
+  if (res.status !== 200 || (call.body !== undefined && parsed.ok !== true)) throw new Error(`${call.url} answered ${res.status}: ${JSON.stringify(parsed)}`);
   return ms;
 }
 
@@ -51,19 +52,17 @@ const median = (values: number[]): number => {
   return Math.round((sorted[Math.floor(sorted.length / 2)] as number) * 1000) / 1000;
 };
 
-/** Median latencies of two calls made alternately, one at a time, so machine noise falls on both alike. */
-async function alternating(a: Call, b: Call, count: number): Promise<{ a: number; b: number }> {
-  const samplesA: number[] = [];
-  const samplesB: number[] = [];
+/** Median latencies of calls made in turn, one at a time, the order rotating, so machine noise falls on all alike. */
+async function alternating(calls: Call[], count: number): Promise<number[]> {
+  const samples: number[][] = calls.map(() => []);
   for (let i = 0; i < count + 50; i++) {
-    const first = i % 2 === 0;
-    const x = await post(first ? a : b);
-    const y = await post(first ? b : a);
-    if (i < 50) continue;
-    samplesA.push(first ? x : y);
-    samplesB.push(first ? y : x);
+    for (let j = 0; j < calls.length; j++) {
+      const index = (i + j) % calls.length;
+      const ms = await post(calls[index] as Call);
+      if (i >= 50) (samples[index] as number[]).push(ms);
+    }
   }
-  return { a: median(samplesA), b: median(samplesB) };
+  return samples.map(median);
 }
 
 /** Without HTTP: the sandbox service (worker pool) against the same script evaluated in-process in a reused context. */
@@ -141,18 +140,21 @@ export const studioScenario: Scenario = {
       withTarget('studio-floor', {}, async (floor) => {
         const created = await fetch(`${kernel.url}/studio/workspaces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: WORKSPACE, name: 'bench', files: { 'main.js': SCRIPT } }) });
         if (created.status !== 201 && created.status !== 409) throw new Error(`creating the workspace answered ${created.status}: ${await created.text()}`);
-        const kernelCall: Call = { url: `${kernel.url}/studio/workspaces/${WORKSPACE}/run`, body: JSON.stringify({ input: { value: VALUE } }) };
-        const floorCall: Call = { url: `${floor.url}/run`, body: JSON.stringify({ script: SCRIPT, input: { value: VALUE } }) };
+        const kernelCall = { url: `${kernel.url}/studio/workspaces/${WORKSPACE}/run`, body: JSON.stringify({ input: { value: VALUE } }) };
+        const floorCall = { url: `${floor.url}/run`, body: JSON.stringify({ script: SCRIPT, input: { value: VALUE } }) };
         const check = (await (await fetch(kernelCall.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: kernelCall.body })).json()) as { result?: unknown };
         if (JSON.stringify(check.result) !== JSON.stringify(EXPECTED)) throw new Error(`the run answered ${JSON.stringify(check)}`);
-        const latencies = await alternating(kernelCall, floorCall, SAMPLES);
-        const r = ratio(latencies.a, latencies.b);
+        // GET /health of the same kernel, for scale: what the kernel's pipeline alone costs here, without database, sandbox or audit.
+        const healthCall: Call = { url: `${kernel.url}/health` };
+        const [runMedian, floorMedian, healthMedian] = (await alternating([kernelCall, floorCall, healthCall], SAMPLES)) as [number, number, number];
+        const r = ratio(runMedian, floorMedian);
         const loadOf = (url: string, body: string, path: string): Promise<Figures> => load(url, { path, method: 'POST', body, connections: CLIENTS, seconds: SECONDS });
         const kernelLoad = await loadOf(kernel.url, kernelCall.body, `/studio/workspaces/${WORKSPACE}/run`);
         const floorLoad = await loadOf(floor.url, floorCall.body, '/run');
         return {
-          run_median_ms: latencies.a,
-          floor_median_ms: latencies.b,
+          run_median_ms: runMedian,
+          floor_median_ms: floorMedian,
+          kernel_health_median_ms: healthMedian,
           ratio_latency: r,
           target_latency_ratio: 1.5,
           meets_target: r <= 1.5,

@@ -13,6 +13,14 @@ export interface SandboxOptions {
   backstopMarginMs?: number;
   /** Tests only: turn the interpreter's interrupt handler off, leaving the host backstop alone. */
   interruptHandler?: boolean;
+  /** Told when the host had to step in: a worker terminated by the backstop, or one that crashed or exited. */
+  onIncident?(incident: SandboxIncident): void;
+}
+
+export interface SandboxIncident {
+  kind: 'backstop' | 'worker_lost' | 'cannot_start';
+  tenantId?: string;
+  message: string;
 }
 
 interface Pending {
@@ -78,7 +86,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         slot.running = undefined;
         slot.idleSince = performance.now();
         finish(pending, message.result);
-        if (message.retire) replace(slot);
+        if (message.retire) {
+          tell({ kind: 'worker_lost', tenantId: pending.request.job.tenantId, message: message.result.error?.message ?? 'the worker retired' });
+          replace(slot);
+        }
         else {
           dispatch();
           if (!slot.running) worker.unref();
@@ -90,7 +101,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       const pending = slot.running;
       slot.running = undefined;
       if (pending) finish(pending, failed(`the sandbox failed: ${reason}`, elapsed(pending)));
+      tell({ kind: 'worker_lost', ...(pending ? { tenantId: pending.request.job.tenantId } : {}), message: reason });
       if (!slot.ready && ++failedStarts >= MAX_FAILED_STARTS) {
+        tell({ kind: 'cannot_start', message: reason });
         // Not a script's doing (none ran): stop respawning, answer what waits; the next run tries again.
         slot.gone = true;
         slots.splice(slots.indexOf(slot), 1);
@@ -115,6 +128,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     if (!closed) {
       spawn();
       dispatch();
+    }
+  }
+
+  function tell(incident: SandboxIncident): void {
+    try {
+      options.onIncident?.(incident);
+    } catch {
+      // A listener's failure is not the run's.
     }
   }
 
@@ -145,6 +166,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         if (slot.running !== pending) return;
         slot.running = undefined;
         finish(pending, failed(limitMessage('deadline', pending.request.limits.deadline_ms), elapsed(pending), 'deadline'));
+        tell({ kind: 'backstop', tenantId: pending.request.job.tenantId, message: `worker terminated ${elapsed(pending)} ms into a run with a ${pending.request.limits.deadline_ms} ms deadline` });
         replace(slot);
       }, Math.min(pending.request.limits.deadline_ms + margin, MAX_TIMER_MS));
       slot.worker.ref();

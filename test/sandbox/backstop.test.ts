@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type { SandboxIncident } from '../../sandbox/index.js';
 import type { Sandbox } from '../../sandbox/types.js';
 import { job, newSandbox, timed, whileTicking } from './helpers.js';
 
@@ -10,8 +11,9 @@ describe('sandbox: the host backstop', function () {
 
   describe('with the interpreter\'s interrupt handler turned off (only the backstop can stop a script)', () => {
     let sandbox: Sandbox;
+    const incidents: SandboxIncident[] = [];
     before(() => {
-      sandbox = newSandbox({ poolSize: 1, interruptHandler: false, backstopMarginMs: MARGIN, limits: { deadline_ms: DEADLINE } });
+      sandbox = newSandbox({ poolSize: 1, interruptHandler: false, backstopMarginMs: MARGIN, limits: { deadline_ms: DEADLINE }, onIncident: (incident) => incidents.push(incident) });
     });
     after(() => sandbox.close());
 
@@ -21,6 +23,9 @@ describe('sandbox: the host backstop', function () {
       expect(value.result.error).to.deep.equal({ message: `the script ran past its deadline of ${DEADLINE} ms`, limit: 'deadline' });
       expect(value.ms).to.be.at.least(DEADLINE + MARGIN - 20).and.below(DEADLINE + MARGIN + 3000);
       expect(longestGapMs).to.be.below(DEADLINE);
+      expect(incidents).to.have.length(1);
+      expect(incidents[0]).to.deep.include({ kind: 'backstop', tenantId: 'tenant-a' });
+      expect(incidents[0]?.message).to.match(/^worker terminated \d+ ms into a run with a 400 ms deadline$/);
     });
 
     it('replaces the worker: the next runs work, one after the other', async () => {
