@@ -1,0 +1,72 @@
+/**
+ * A sandbox worker thread: loads the QuickJS WebAssembly module once and runs jobs one at a
+ * time, each in a fresh session (evaluate.ts). The next session is built while the worker is
+ * idle. If the interpreter ever fails in a way QuickJS did not report as a script error (a host
+ * exception inside WebAssembly, an abort), the worker answers and exits, and the pool starts a
+ * fresh one: no later run meets a damaged interpreter.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { newQuickJSWASMModule, newVariant, RELEASE_SYNC, type QuickJSWASMModule } from 'quickjs-emscripten';
+import { Session } from './evaluate.js';
+import type { RunRequest, WorkerMessage, WorkerOptions } from './protocol.js';
+
+const port = parentPort;
+if (!port) throw new Error('sandbox/worker.js runs only as a worker thread');
+const options = workerData as WorkerOptions;
+const PAGE = 64 * 1024;
+// The interpreter's own memory limit does not count every allocation (ArrayBuffer contents
+// escape it), so the worker's WebAssembly memory itself has a ceiling: past it malloc fails and
+// QuickJS throws "out of memory" like at its own limit.
+const { Memory } = (globalThis as unknown as { WebAssembly: { Memory: new (descriptor: { initial: number; maximum: number }) => object } }).WebAssembly;
+const memory = new Memory({ initial: 256, maximum: Math.ceil(options.memoryCapBytes / PAGE) });
+const quickjs: QuickJSWASMModule = await newQuickJSWASMModule(newVariant(RELEASE_SYNC, { wasmMemory: memory as never }));
+
+let spare: Session | undefined;
+function nextSession(): Session {
+  const session = spare ?? new Session(quickjs);
+  spare = undefined;
+  return session;
+}
+
+function send(message: WorkerMessage): void {
+  port!.postMessage(message);
+}
+
+port.on('message', (request: RunRequest) => {
+  if (request.type !== 'run') return;
+  try {
+    const session = nextSession();
+    const result = session.run(request.job, request.limits, options);
+    if (result.ok) {
+      // The answer goes first; freeing the run's heap happens while it travels (before the next
+      // run, so the memory ceiling is the next run's alone).
+      send({ type: 'done', id: request.id, result });
+      session.dispose();
+    } else {
+      // A failed run may have left the interpreter damaged (QuickJS can leak objects on an
+      // out-of-memory path, and then fails to free the runtime): free it before answering, so a
+      // worker that must retire says so with this answer, before the host gives it another run.
+      let retire = false;
+      try {
+        session.dispose();
+      } catch {
+        retire = true;
+      }
+      send({ type: 'done', id: request.id, result, ...(retire ? { retire } : {}) });
+      if (retire) process.exit(1);
+    }
+  } catch (err) {
+    send({ type: 'done', id: request.id, retire: true, result: { ok: false, pushed: [], logs: [], duration_ms: 0, error: { message: `the sandbox failed: ${(err as Error).message}` } } });
+    process.exit(1);
+  }
+  // Build the next run's session while nobody waits.
+  setImmediate(() => {
+    try {
+      spare ??= new Session(quickjs);
+    } catch {
+      process.exit(1);
+    }
+  });
+});
+
+send({ type: 'ready' });
