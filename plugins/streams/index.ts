@@ -1,5 +1,6 @@
 import { contribute, coreExtensions, coreServices, createPlugin, fromRoot } from '../../kernel/plugin/api.js';
 import type { StreamBackend } from './backend.js';
+import { componentPublisher } from '../components/contract.js';
 import { streamCodecs } from './contract.js';
 import { messageHandlers } from './handlers/messages.js';
 import { streamHandlers } from './handlers/streams.js';
@@ -8,6 +9,7 @@ import { createStreams } from './migrations/001_streams.js';
 import { createMessageIndex } from './migrations/002_message_index.js';
 import { natsBackend } from './nats-backend.js';
 import { postgresBackend } from './postgres-backend.js';
+import { streamPublisher } from './publisher.js';
 import { retentionJob } from './retention.js';
 import { StreamsService, type StreamsSettings } from './service.js';
 
@@ -30,7 +32,11 @@ export default createPlugin<
     return {
       handlers: { ...streamHandlers(service), ...messageHandlers(service), ...tailHandlers(service, db) },
       offers: [streamCodecs],
-      contributions: [contribute(coreExtensions.jobs, retentionJob(db, backend, clock, { intervalMs: settings.retention_interval_seconds * 1000, batch: settings.retention_batch }))],
+      contributions: [
+        // Sources of the components plugin append through this publisher (used only when that plugin is enabled).
+        contribute(componentPublisher, streamPublisher(service)),
+        contribute(coreExtensions.jobs, retentionJob(db, backend, clock, { intervalMs: settings.retention_interval_seconds * 1000, batch: settings.retention_batch })),
+      ],
       stop: async () => {
         await backend.close?.();
       },
