@@ -44,6 +44,7 @@ export default createPlugin<
       offers: [componentTypes, componentPublisher, componentDirectoryReceivers],
       contributions: [contribute(componentTypes, passthroughType), contribute(coreExtensions.jobs, supervisor.spec)],
       start: async () => {
+        await service.warmUp();
         const directory = service.directory((d, tenantId, id) => new ComponentStore(d).get(tenantId, id));
         for (const receiver of extensions.all(componentDirectoryReceivers)) receiver.receive(directory);
         supervisor.start();

@@ -42,6 +42,14 @@ export class ComponentsService {
     return this.extensions.all(componentPublisher)[0];
   }
 
+  /**
+   * Made (or read) once at start: a request must not fetch it inside its transaction, since on the
+   * embedded database that transaction holds the only connection.
+   */
+  warmUp(): Promise<Buffer> {
+    return this.key();
+  }
+
   private key(): Promise<Buffer> {
     return this.secrets.key(SECRET_KEY_NAME);
   }
