@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import { expect } from 'chai';
+import { onPostgres, type TestKernel } from '../../support/kernel.js';
+import { makeComponent, makeStream, messagesOf, runtimeKernel, start, unique, until, waitForState } from './helpers.js';
+
+/** Every tick's period (x-tick-at), checking that no period was appended twice. */
+function periodsOf(messages: any[]): number[] {
+  const periods = messages.map((m) => Date.parse(m.headers['x-tick-at']));
+  expect(new Set(periods).size, 'a period ticked twice').to.equal(periods.length);
+  return periods.sort((a, b) => a - b);
+}
+
+describe('connectors: timer source', function () {
+  this.timeout(120_000);
+
+  it('appends one message per period, aligned to the clock, with its payload', async () => {
+    const tk = await runtimeKernel();
+    try {
+      const stream = unique('ticks');
+      await makeStream(tk, stream);
+      const c = await makeComponent(tk, { name: unique('timer'), type: 'timer', stream, config: { every_seconds: 1, payload: { hello: 'tick' } } });
+      await start(tk, c.id);
+      await waitForState(tk, c.id, 'running');
+      const messages = await until('four ticks', async () => {
+        const found = await messagesOf(tk, stream);
+        return found.length >= 4 ? found : undefined;
+      });
+      const periods = periodsOf(messages);
+      for (const p of periods) expect(p % 1000).to.equal(0);
+      for (let i = 1; i < periods.length; i++) expect(periods[i]! - periods[i - 1]!).to.equal(1000);
+      expect(messages[0].value).to.deep.equal({ hello: 'tick' });
+    } finally {
+      await tk.close();
+    }
+  });
+
+  it('refuses a config with neither every_seconds nor cron (400 naming config)', async () => {
+    const tk = await runtimeKernel();
+    try {
+      const stream = unique('ticks');
+      await makeStream(tk, stream);
+      const res = await tk.request('POST', '/components', { body: { name: 'bad timer', type: 'timer', stream, config: { payload: 1 } } });
+      expect(res.status).to.equal(400);
+      expect(res.body.error.details[0].pointer).to.match(/^\/config/);
+      const zero = await tk.request('POST', '/components', { body: { name: 'zero timer', type: 'timer', stream, config: { every_seconds: 0 } } });
+      expect(zero.status).to.equal(400);
+      expect(zero.body.error.details.map((d: any) => d.pointer)).to.include('/config/every_seconds');
+    } finally {
+      await tk.close();
+    }
+  });
+
+  (onPostgres ? it : it.skip)('ticks exactly once per period with two kernels on one PostgreSQL, also across a takeover', async () => {
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const a = await runtimeKernel({}, { schema });
+    let b: TestKernel | undefined = await runtimeKernel({}, { schema });
+    try {
+      const stream = unique('ticks2');
+      await makeStream(a, stream);
+      const c = await makeComponent(a, { name: unique('timer2'), type: 'timer', stream, config: { every_seconds: 1 } });
+      await start(a, c.id);
+      await waitForState(a, c.id, 'running');
+      await until('five ticks', async () => (await messagesOf(a, stream)).length >= 5);
+      // Close the kernel that holds the source; the other takes it over (a clean shutdown releases the lease).
+      const lease = await a.kernel.database.knex('kernel_leases').where({ name: 'components.sources', key: `default/${c.id}` }).first();
+      const holderIsA = lease.holder === a.kernel.services.jobs.leases.holder;
+      expect(holderIsA || lease.holder === b.kernel.services.jobs.leases.holder).to.equal(true);
+      const before = (await messagesOf(a, stream)).length;
+      const reader = holderIsA ? b : a;
+      if (holderIsA) await a.close();
+      else {
+        await b.close();
+        b = undefined;
+      }
+      await until('ticks after the takeover', async () => (await messagesOf(reader, stream)).length >= before + 4, 60_000);
+      const periods = periodsOf(await messagesOf(reader, stream));
+      // One message per period: consecutive periods differ by one second, apart from periods no one held the lease for.
+      for (let i = 1; i < periods.length; i++) expect(periods[i]! - periods[i - 1]!).to.be.at.least(1000);
+      expect(periods.length).to.be.at.least(before + 4);
+    } finally {
+      if (b) await b.kernel.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]).catch(() => undefined);
+      await b?.close().catch(() => undefined);
+      await a.close().catch(() => undefined);
+    }
+  });
+});
