@@ -24,7 +24,7 @@ describe('audit step: one record per mutating call', () => {
       request_id: res.headers.get('x-request-id'), idempotency_key: 'create-alpha', subject_id: 'alice', credential_kind: 'api_token', credential_id: 'tok-alice',
       actor_type: 'agent', agent_id: 'agent-7', actor_id: 'op-1', actor_email: 'op@example.test', transport: 'http',
     });
-    expect(row.fields).to.deep.equal({ name: 'Alpha', tags: ['a'] });
+    expect(row.fields).to.deep.equal({ name: 'Alpha', type: 'passthrough', tags: ['a'] });
     expect(JSON.stringify(row)).to.not.contain('hunter2');
     expect(JSON.stringify(row)).to.not.contain('not recorded');
     expect(row.detail).to.deep.equal({ permission: 'runtime:component:write' });

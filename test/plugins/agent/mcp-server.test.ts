@@ -55,7 +55,7 @@ describe('POST /agent/mcp (MCP over Streamable HTTP)', () => {
       const expected = tk.kernel.catalog.routes.map((r) => r.decl.operation).filter((n) => n !== 'postMcpMessage');
       expect(names.sort()).to.deep.equal(expected.sort());
       const create = tools.find((t) => t.name === 'createComponent');
-      expect(create?.inputSchema.required).to.deep.equal(['name']);
+      expect(create?.inputSchema.required).to.deep.equal(['name', 'type']);
       expect(create?.annotations).to.include({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
     });
 
@@ -80,7 +80,7 @@ describe('POST /agent/mcp (MCP over Streamable HTTP)', () => {
       expect(audit.body.items).to.have.length(1);
       expect(audit.body.items[0]).to.deep.include({ operation: 'createComponent', method: 'POST', path: '/components', status: 201, outcome: 'success', transport: 'mcp' });
       expect(audit.body.items[0].actor.actor_type).to.equal('agent');
-      expect(audit.body.items[0].fields).to.deep.equal({ name: 'Agent Made', tags: ['mcp'] });
+      expect(audit.body.items[0].fields).to.deep.equal({ name: 'Agent Made', type: 'passthrough', tags: ['mcp'] });
     });
 
     it('passes path params, query and body to the route: a supervisor action on one component', async () => {
