@@ -52,7 +52,12 @@ export class ConfigSchemas {
       }
       this.compiled.set(type.name, validate);
     }
-    if (validate(config)) return;
+    if (validate(config)) {
+      const problems = type.validate?.(config) ?? [];
+      if (problems.length === 0) return;
+      const details = problems.map((p) => ({ in: 'body', pointer: `/config${p.pointer}`, message: p.message }));
+      throw new ApiError('validation_error', `The config does not fit type "${type.name}": ${details[0]?.pointer} ${details[0]?.message}.`, { details });
+    }
     const details = (validate.errors ?? []).slice(0, 20).map((e) => detail(e));
     const first = details[0];
     throw new ApiError('validation_error', `The config does not fit type "${type.name}": ${first ? `${first.pointer} ${first.message}` : 'invalid'}.`, { details });

@@ -79,6 +79,11 @@ export interface ComponentType {
   config_schema: JsonSchema;
   /** Makes a runtime instance from a validated configuration. */
   create?(config: Readonly<Record<string, unknown>>, where: { tenantId: string; componentId?: string }): ComponentRuntime | Promise<ComponentRuntime>;
+  /**
+   * Checks a schema cannot express (a cron expression's syntax, say), after the schema passed:
+   * each problem's `pointer` is relative to the config (`/cron`). A problem is a 400 at create.
+   */
+  validate?(config: Readonly<Record<string, unknown>>): Array<{ pointer: string; message: string }>;
   /** A source that receives through a route of its plugin (a webhook): the path, shown once on create. */
   endpoint?(where: { tenantId: string; componentId: string }): string;
 }

@@ -33,6 +33,15 @@ export const timerType: ComponentType = {
       payload: { description: 'The JSON value of each tick; by default {tick_at}.' },
     },
   },
+  validate(config) {
+    if (typeof config.cron !== 'string') return [];
+    try {
+      nextTick(config as { cron: string; timezone?: string }, Date.now());
+      return [];
+    } catch (err) {
+      return [{ pointer: '/cron', message: `is not a cron expression: ${(err as Error).message}` }];
+    }
+  },
   create(config) {
     const settings = config as { every_seconds?: number; cron?: string; timezone?: string; payload?: unknown };
     nextTick(settings, Date.now()); // a bad cron expression fails the start, with its message as last_error

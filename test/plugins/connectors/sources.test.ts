@@ -85,6 +85,33 @@ describe('connectors: sources against the real brokers append to their stream', 
     expect(messages[0].headers).to.include({ 'nats-subject': subject, 'nats-msg-id': 'n-1' });
   });
 
+  it('nats.subscribe with durable: a JetStream durable consumer; what arrived before the start is appended, and everything is acknowledged', async () => {
+    const stream = unique('nats-durable');
+    const token = unique('d').replace(/-/g, '_');
+    const subject = `rt.durable.${token}`;
+    const nc = await connect({ servers: 'nats://127.0.0.1:4222' });
+    const jsm = await nc.jetstreamManager();
+    await jsm.streams.add({ name: `RTTEST_${token}`, subjects: [subject] });
+    try {
+      await makeStream(tk, stream);
+      const c = await makeComponent(tk, { name: unique('nats-durable'), type: 'nats.subscribe', stream, config: { url: 'nats://127.0.0.1:4222', subject, durable: `rt_${token}` } });
+      const js = nc.jetstream();
+      await js.publish(subject, Buffer.from('before start')); // kept by JetStream until the consumer reads it
+      await start(tk, c.id);
+      await waitForState(tk, c.id, 'running');
+      await js.publish(subject, Buffer.from('while running'));
+      const messages = await until('both durable messages', async () => {
+        const found = await messagesOf(tk, stream);
+        return found.length >= 2 ? found : undefined;
+      });
+      expect(messages.map(textOf)).to.deep.equal(['before start', 'while running']);
+      await until('acknowledged', async () => (await jsm.consumers.info(`RTTEST_${token}`, `rt_${token}`)).num_ack_pending === 0 && (await jsm.consumers.info(`RTTEST_${token}`, `rt_${token}`)).num_pending === 0);
+    } finally {
+      await jsm.streams.delete(`RTTEST_${token}`).catch(() => undefined);
+      await nc.close();
+    }
+  });
+
   it('stop really stops a source: messages published while stopped are not appended until it starts again', async () => {
     const stream = unique('nats-stop');
     const subject = `rt.test.${unique('s').replace(/-/g, '_')}`;

@@ -34,7 +34,7 @@ describe('connectors: timer source', function () {
     }
   });
 
-  it('refuses a config with neither every_seconds nor cron (400 naming config)', async () => {
+  it('refuses a config with neither every_seconds nor cron, or a bad cron expression (400 naming the field)', async () => {
     const tk = await runtimeKernel();
     try {
       const stream = unique('ticks');
@@ -45,6 +45,11 @@ describe('connectors: timer source', function () {
       const zero = await tk.request('POST', '/components', { body: { name: 'zero timer', type: 'timer', stream, config: { every_seconds: 0 } } });
       expect(zero.status).to.equal(400);
       expect(zero.body.error.details.map((d: any) => d.pointer)).to.include('/config/every_seconds');
+      const badCron = await tk.request('POST', '/components', { body: { name: 'bad cron', type: 'timer', stream, config: { cron: 'every tuesday-ish' } } });
+      expect(badCron.status).to.equal(400);
+      expect(badCron.body.error.details[0].pointer).to.equal('/config/cron');
+      const cron = await tk.request('POST', '/components', { body: { name: 'cron timer', type: 'timer', stream, config: { cron: '*/5 * * * *' } } });
+      expect(cron.status, cron.text).to.equal(201);
     } finally {
       await tk.close();
     }
