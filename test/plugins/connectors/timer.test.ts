@@ -55,7 +55,7 @@ describe('connectors: timer source', function () {
     }
   });
 
-  (onPostgres ? it : it.skip)('ticks exactly once per period with two kernels on one PostgreSQL, also across a takeover', async () => {
+  (onPostgres ? it : it.skip)('ticks exactly once per period with two kernels on one PostgreSQL; stops through the other instance; survives a takeover', async () => {
     const schema = `t_${randomBytes(6).toString('hex')}`;
     const a = await runtimeKernel({}, { schema });
     let b: TestKernel | undefined = await runtimeKernel({}, { schema });
@@ -66,26 +66,43 @@ describe('connectors: timer source', function () {
       await start(a, c.id);
       await waitForState(a, c.id, 'running');
       await until('five ticks', async () => (await messagesOf(a, stream)).length >= 5);
-      // Close the kernel that holds the source; the other takes it over (a clean shutdown releases the lease).
       const lease = await a.kernel.database.knex('kernel_leases').where({ name: 'components.sources', key: `default/${c.id}` }).first();
       const holderIsA = lease.holder === a.kernel.services.jobs.leases.holder;
       expect(holderIsA || lease.holder === b.kernel.services.jobs.leases.holder).to.equal(true);
-      const before = (await messagesOf(a, stream)).length;
       const reader = holderIsA ? b : a;
-      if (holderIsA) await a.close();
+      // Stop through the instance that does not run it: the holder stops ticking (the event reaches it).
+      const stopped = await reader.request('POST', `/components/${c.id}/stop`, { body: {} });
+      expect(stopped.status).to.equal(200);
+      await new Promise((r) => setTimeout(r, 1500)); // a tick already committing may still land
+      const afterStop = (await messagesOf(a, stream)).length;
+      await new Promise((r) => setTimeout(r, 2500));
+      expect((await messagesOf(a, stream)).length, 'ticks after stop').to.equal(afterStop);
+      await start(reader, c.id);
+      await waitForState(reader, c.id, 'running');
+      // Close whichever kernel holds it now; the other takes it over (a clean shutdown releases the lease).
+      const again = await a.kernel.database.knex('kernel_leases').where({ name: 'components.sources', key: `default/${c.id}` }).first();
+      const nowOnA = again.holder === a.kernel.services.jobs.leases.holder;
+      const survivor = nowOnA ? b : a;
+      const before = (await messagesOf(a, stream)).length;
+      if (nowOnA) await a.close();
       else {
         await b.close();
         b = undefined;
       }
-      await until('ticks after the takeover', async () => (await messagesOf(reader, stream)).length >= before + 4, 60_000);
-      const periods = periodsOf(await messagesOf(reader, stream));
+      await until('ticks after the takeover', async () => (await messagesOf(survivor, stream)).length >= before + 4, 60_000);
+      const taken = await survivor.kernel.database.knex('kernel_leases').where({ name: 'components.sources', key: `default/${c.id}` }).first();
+      expect(taken.holder).to.equal(survivor.kernel.services.jobs.leases.holder);
+      const periods = periodsOf(await messagesOf(survivor, stream));
       // One message per period: consecutive periods differ by one second, apart from periods no one held the lease for.
       for (let i = 1; i < periods.length; i++) expect(periods[i]! - periods[i - 1]!).to.be.at.least(1000);
       expect(periods.length).to.be.at.least(before + 4);
     } finally {
-      if (b) await b.kernel.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]).catch(() => undefined);
+      // The schema is shared, so the test drops it, through a connection of its own.
+      const knex = (await import('knex')).default({ client: 'pg', connection: process.env.DATABASE_URL as string });
       await b?.close().catch(() => undefined);
       await a.close().catch(() => undefined);
+      await knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]).catch(() => undefined);
+      await knex.destroy();
     }
   });
 });
