@@ -59,7 +59,7 @@ async function seedComponents(url: string, count: number, headers: Record<string
     const res = await fetch(`${url}/components`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify({ id: `seed-${String(i).padStart(5, '0')}`, name: `Seed ${i}`, tags: ['bench'] }),
+      body: JSON.stringify({ id: `seed-${String(i).padStart(5, '0')}`, name: `Seed ${i}`, type: 'passthrough', tags: ['bench'] }),
     });
     if (res.status !== 201 && res.status !== 409) throw new Error(`seeding answered ${res.status}`);
   }
@@ -146,7 +146,7 @@ const tokenList: Scenario = {
 let sequence = 0;
 const uniqueComponent = (): string => {
   sequence += 1;
-  return JSON.stringify({ id: `c-${process.pid}-${Date.now().toString(36)}-${sequence}`, name: `Created ${sequence}` });
+  return JSON.stringify({ id: `c-${process.pid}-${Date.now().toString(36)}-${sequence}`, name: `Created ${sequence}`, type: 'passthrough' });
 };
 
 /** POST /components with a fresh component and idempotency key in each body, as `token`. */

@@ -1,5 +1,6 @@
 import { contribute, coreExtensions, coreServices, createPlugin, fromRoot } from '../../kernel/plugin/api.js';
 import type { StreamBackend } from './backend.js';
+import { componentPublisher } from '../components/contract.js';
 import { streamCodecs } from './contract.js';
 import { messageHandlers } from './handlers/messages.js';
 import { streamHandlers } from './handlers/streams.js';
@@ -9,6 +10,7 @@ import { createMessageIndex } from './migrations/002_message_index.js';
 import { createReplayIndex } from './migrations/003_replay_index.js';
 import { natsBackend } from './nats-backend.js';
 import { postgresBackend } from './postgres-backend.js';
+import { streamPublisher } from './publisher.js';
 import { retentionJob } from './retention.js';
 import { StreamsService, type StreamsSettings } from './service.js';
 
@@ -31,7 +33,11 @@ export default createPlugin<
     return {
       handlers: { ...streamHandlers(service), ...messageHandlers(service), ...tailHandlers(service, db) },
       offers: [streamCodecs],
-      contributions: [contribute(coreExtensions.jobs, retentionJob(db, backend, clock, { intervalMs: settings.retention_interval_seconds * 1000, batch: settings.retention_batch }))],
+      contributions: [
+        // Sources of the components plugin append through this publisher (used only when that plugin is enabled).
+        contribute(componentPublisher, streamPublisher(service)),
+        contribute(coreExtensions.jobs, retentionJob(db, backend, clock, { intervalMs: settings.retention_interval_seconds * 1000, batch: settings.retention_batch })),
+      ],
       stop: async () => {
         await backend.close?.();
       },

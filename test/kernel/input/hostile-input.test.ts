@@ -232,7 +232,7 @@ describe('hostile input, generated from /openapi.json for every operation', func
     expect(nul.body.error).to.include({ code: 'validation_error', status: 400 });
     expect(nul.body.error.details[0]).to.include({ in: 'body', pointer: '/username' });
 
-    const surrogate = await k.request('POST', '/components', { token, raw: '{"name":"a\\udc00"}' });
+    const surrogate = await k.request('POST', '/components', { token, raw: '{"type":"passthrough","name":"a\\udc00"}' });
     expect(surrogate.status).to.equal(400);
     expect(surrogate.body.error.details[0]).to.include({ in: 'body', pointer: '/name' });
 
@@ -254,7 +254,7 @@ describe('hostile input, generated from /openapi.json for every operation', func
   });
 
   it('records a refused hostile write with what could be stored, and says the input was sanitized', async () => {
-    const res = await k.request('POST', '/components', { token, headers: { 'x-request-id': 'hostile-recorded' }, raw: '{"name":"bad\\u0000name","description":"x"}' });
+    const res = await k.request('POST', '/components', { token, headers: { 'x-request-id': 'hostile-recorded' }, raw: '{"type":"passthrough","name":"bad\\u0000name","description":"x"}' });
     expect(res.status).to.equal(400);
     const [row] = await k.kernel.database.knex('audit_records').where({ request_id: 'hostile-recorded' });
     expect(row).to.include({ outcome: 'refused', status: 400, error_code: 'validation_error', tenant_id: 'default' });
