@@ -9,6 +9,8 @@ import { createMessageIndex } from './migrations/002_message_index.js';
 import { natsBackend } from './nats-backend.js';
 import { postgresBackend } from './postgres-backend.js';
 import { retentionJob } from './retention.js';
+import { workflowStreams } from '../workflows/contract.js';
+import { workflowStreamsFor } from './workflow-streams.js';
 import { StreamsService, type StreamsSettings } from './service.js';
 
 /**
@@ -30,7 +32,11 @@ export default createPlugin<
     return {
       handlers: { ...streamHandlers(service), ...messageHandlers(service), ...tailHandlers(service, db) },
       offers: [streamCodecs],
-      contributions: [contribute(coreExtensions.jobs, retentionJob(db, backend, clock, { intervalMs: settings.retention_interval_seconds * 1000, batch: settings.retention_batch }))],
+      contributions: [
+        contribute(coreExtensions.jobs, retentionJob(db, backend, clock, { intervalMs: settings.retention_interval_seconds * 1000, batch: settings.retention_batch })),
+        // Streams, offsets and deliveries for the workflow workers' transactions (ignored when workflows is disabled).
+        contribute(workflowStreams, workflowStreamsFor(service)),
+      ],
       stop: async () => {
         await backend.close?.();
       },
