@@ -34,17 +34,17 @@ export default createPlugin<
     logs: typeof coreServices.logs;
     metrics: typeof coreServices.metrics;
     extensions: typeof coreServices.extensions;
+    sandbox: typeof coreServices.sandbox;
   },
   WorkflowSettings
 >({
   id: 'workflows',
   manifest: fromRoot('manifests', 'workflows.json'),
   migrations: [createWorkflows],
-  deps: { db: coreServices.db, clock: coreServices.clock, logger: coreServices.logger, jobs: coreServices.jobs, logs: coreServices.logs, metrics: coreServices.metrics, extensions: coreServices.extensions },
-  setup({ db, clock, logger, jobs, logs, metrics, extensions }, { settings }) {
+  deps: { db: coreServices.db, clock: coreServices.clock, logger: coreServices.logger, jobs: coreServices.jobs, logs: coreServices.logs, metrics: coreServices.metrics, extensions: coreServices.extensions, sandbox: coreServices.sandbox },
+  setup({ db, clock, logger, jobs, logs, metrics, extensions, sandbox }, { settings }) {
     const worker = new Worker({ db, extensions, jobs, logs, clock, logger, metrics: workflowMetrics(metrics, settings.metrics_max_series), pollMs: settings.poll_ms, leaseMs: settings.lease_ms });
-    const sandbox = () => undefined;
-    const types = [...sandboxedTypes(sandbox), ...codecTypes(db, () => extensions.all(streamCodecs)[0]), jsonTransformType, streamPublishType, logType];
+    const types = [...sandboxedTypes(() => sandbox), ...codecTypes(db, () => extensions.all(streamCodecs)[0]), jsonTransformType, streamPublishType, logType];
     return {
       handlers: { ...workflowHandlers(extensions, clock, worker), ...runHandlers(extensions, worker) },
       offers: [workflowStreams, workflowComponents],

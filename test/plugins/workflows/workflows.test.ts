@@ -156,40 +156,79 @@ describe('workflows: revisions, deploys and the workers', function () {
     await tk.request('POST', '/workflows/enrich/pause', { body: {} });
   });
 
-  it('retries a poison message with backoff up to max_attempts, then it is dead and copied to the dead-letter stream; a fixed revision and a redrive process it as new history', async () => {
+  it('runs map, filter and script steps in the sandbox: a stream → map → filter → script → stream workflow', async () => {
+    await createStream(tk, 's-in', 2);
+    await createStream(tk, 's-out');
+    const body = {
+      id: 'scripted',
+      name: 'Scripted',
+      input: { stream: 's-in' },
+      steps: [
+        { type: 'map', config: { source: 'const v = service.json.decode(input.body); result = { ...v, key: input.key };' } },
+        { type: 'filter', config: { source: 'result = service.json.decode(input.body).n % 2 === 0;' } },
+        { type: 'script', config: { source: 'const v = service.json.decode(input.body); console.log("n", v.n); service.route.push({ ...v, half: v.n / 2 }); service.route.push({ ...v, copy: true });' } },
+      ],
+      sinks: [{ type: 'stream.publish', config: { stream: 's-out' } }, { type: 'log', config: { level: 'info' } }],
+    };
+    const created = await tk.request('POST', '/workflows', { body });
+    expect(created.status, created.text).to.equal(201);
+    await deploy(tk, 'scripted', 'deploy-scripted');
+    const ids = await publish(tk, 's-in', Array.from({ length: 6 }, (_, i) => ({ key: `k${i}`, value: { n: i } })));
+    const out = await eventually('outputs of the even inputs', async () => {
+      const all = await readAll(tk, 's-out');
+      return all.length >= 6 && all;
+    });
+    expect(out).to.have.length(6);
+    for (const i of [0, 2, 4]) {
+      const mine = out.filter((m: any) => m.headers['x-workflow-source'] === ids[i]).map((m: any) => m.value);
+      expect(mine).to.deep.include.members([{ n: i, key: `k${i}`, half: i / 2 }, { n: i, key: `k${i}`, copy: true }]);
+    }
+    // Odd inputs were filtered out: processed, with no outputs.
+    const odd = await tk.request('GET', `/messages/${ids[1]}`);
+    expect(odd.body.deliveries.map((d: any) => d.status)).to.deep.equal(['processed']);
+    await eventually('console lines and log sink records in the logs domain', async () => {
+      const logs = await db()('runtime_logs').where({ tenant_id: 'default', source: 'workflows' }).catch(() => [] as any[]);
+      return logs.some((l: any) => l.message === 'n 4') && logs.some((l: any) => l.message === 'message delivered to log sink');
+    });
+    await tk.request('POST', '/workflows/scripted/pause', { body: {} });
+  });
+
+  it('retries a poison message with backoff up to max_attempts, then it is dead and copied to the dead-letter stream; redrive after fixing the script (a new revision) succeeds as new history', async () => {
     await createStream(tk, 'p-in');
     await createStream(tk, 'p-out');
     await createStream(tk, 'p-dlq');
-    const body = { id: 'poison', name: 'Poison', input: { stream: 'p-in' }, steps: [transform({ ok: true })], sinks: [{ type: 'stream.publish', config: { stream: 'p-out' } }], on_error: { max_attempts: 3, backoff_ms: 200, dead_letter_stream: 'p-dlq' } };
+    const script = (poison: string) => ({ type: 'script', config: { source: `const v = service.json.decode(input.body); if (v.poison) { ${poison} } service.route.push({ ...v, ok: true });` } });
+    const body = { id: 'poison', name: 'Poison', input: { stream: 'p-in' }, steps: [script("throw new Error('poisoned ' + v.poison);")], sinks: [{ type: 'stream.publish', config: { stream: 'p-out' } }], on_error: { max_attempts: 3, backoff_ms: 200, dead_letter_stream: 'p-dlq' } };
     expect((await tk.request('POST', '/workflows', { body })).status).to.equal(201);
     await deploy(tk, 'poison', 'deploy-poison-1');
-    // json.transform needs an object: 5 fails every attempt; the message after it waits its turn (order is kept).
-    const [bad, good] = await publish(tk, 'p-in', [{ key: 'a', value: 5 }, { key: 'a', value: { fine: 1 } }]);
+    // The message after the poison one waits its turn (order within a partition is kept).
+    const [bad, good] = await publish(tk, 'p-in', [{ key: 'a', value: { poison: 'pill' } }, { key: 'a', value: { fine: 1 } }]);
     const deadLetter = await eventually('the dead letter', async () => (await readAll(tk, 'p-dlq'))[0]);
     expect(deadLetter.headers).to.include({ 'x-dead-letter-of': bad, 'x-dead-letter-workflow': 'poison' });
-    expect(deadLetter.value).to.equal(5);
+    expect(deadLetter.value).to.deep.equal({ poison: 'pill' });
     const detail = await tk.request('GET', `/messages/${bad}`);
-    const attempts = detail.body.deliveries.map((d: any) => [d.attempt, d.status]);
-    expect(attempts).to.deep.equal([[1, 'failed'], [2, 'failed'], [3, 'dead']]);
+    expect(detail.body.deliveries.map((d: any) => [d.attempt, d.status, d.revision])).to.deep.equal([[1, 'failed', 1], [2, 'failed', 1], [3, 'dead', 1]]);
     const times = detail.body.deliveries.map((d: any) => Date.parse(d.at));
     expect(times[1] - times[0]).to.be.at.least(190);
     expect(times[2] - times[1]).to.be.at.least(390);
-    expect(detail.body.deliveries[2].error).to.match(/json.transform needs a JSON object/);
+    expect(detail.body.deliveries[2].error).to.match(/poisoned pill/);
     const deadRuns = await tk.request('GET', '/workflows/poison/runs?status=dead');
     expect(deadRuns.body.items).to.have.length(1);
     expect(deadRuns.body.items[0]).to.include({ message_id: bad, attempts: 3, status: 'dead' });
     await eventually('the good message after it', async () => (await readAll(tk, 'p-out')).find((m: any) => m.headers['x-workflow-source'] === good));
     expect((await tk.request('GET', '/messages?workflow=poison&status=dead')).body.items.map((m: any) => m.id)).to.deep.equal([bad]);
+    const logged = await eventually('the dead message in the logs domain', async () => (await db()('runtime_logs').where({ tenant_id: 'default', source: 'workflows', level: 'error' }).catch(() => [] as any[])).find((l: any) => /dead after 3 attempts/.test(l.message)));
+    expect(logged).to.not.equal(undefined);
 
-    // Fix: a revision without the transform; redrive replays the dead message as a new one.
-    expect((await tk.request('PATCH', '/workflows/poison', { body: { steps: [] } })).status).to.equal(200);
+    // Fix the script (revision 2), deploy it, and redrive: the dead message is replayed as a new one.
+    expect((await tk.request('PATCH', '/workflows/poison', { body: { steps: [script('v.poison = "cured";')] } })).status).to.equal(200);
     await deploy(tk, 'poison', 'deploy-poison-2');
     const redrive = await tk.request('POST', '/messages/redrive', { body: { workflow: 'poison', status: 'dead', limit: 10, request_id: 'redrive-1' } });
     expect(redrive.status, redrive.text).to.equal(200);
     expect(redrive.body.replayed).to.equal(1);
     const copy = redrive.body.messages[0].id;
     const fixed = await eventually('the redriven output', async () => (await readAll(tk, 'p-out')).find((m: any) => m.headers['x-workflow-source'] === copy));
-    expect(fixed.value).to.equal(5);
+    expect(fixed.value).to.deep.equal({ poison: 'cured', ok: true });
     const copyDetail = await tk.request('GET', `/messages/${copy}`);
     expect(copyDetail.body.replay_of).to.equal(bad);
     expect(copyDetail.body.deliveries.map((d: any) => [d.revision, d.status])).to.deep.equal([[2, 'processed']]);
