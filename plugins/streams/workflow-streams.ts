@@ -3,7 +3,7 @@ import type { NewMessage, StoredMessage, StreamRef } from './backend.js';
 import { messageId } from './ids.js';
 import { partitionFor } from './partition.js';
 import type { StreamsService } from './service.js';
-import { ConsumerStore, StreamStore } from './store.js';
+import { StreamStore } from './store.js';
 
 function refOf(stream: WorkflowStream): StreamRef {
   // Retention does not matter to reading, appending or committing.
@@ -59,8 +59,16 @@ export function workflowStreamsFor(service: StreamsService): WorkflowStreams {
       return row ? Number(row.committed_offset) : 0;
     },
 
-    async commit(trx, stream, consumer, partition, nextOffset) {
-      await new ConsumerStore(trx).commit(refOf(stream), consumer, partition, nextOffset, service.clock.now());
+    async commit(trx, stream, consumer, partition, expected, nextOffset) {
+      // One statement: the check that nobody moved the offset and the move itself.
+      const result = (await trx.raw(
+        `INSERT INTO streams_consumer_offsets (tenant_id, stream_uid, consumer, partition, committed_offset, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (tenant_id, stream_uid, consumer, partition) DO UPDATE SET committed_offset = excluded.committed_offset, updated_at = excluded.updated_at
+         WHERE streams_consumer_offsets.committed_offset = ?
+         RETURNING committed_offset`,
+        [stream.tenantId, stream.uid, consumer, partition, nextOffset, service.clock.now(), expected],
+      )) as { rows: unknown[] };
+      return result.rows.length === 1;
     },
 
     async recordDeliveries(trx, deliveries) {

@@ -72,7 +72,11 @@ export interface WorkflowStreams {
   publish(trx: Knex.Transaction, stream: WorkflowStream, messages: readonly WorkflowOutputMessage[]): Promise<Array<{ id: string; partition: number; offset: number }>>;
   /** The next offset the consumer reads in the partition (0 when it never committed). */
   committed(db: Db, stream: WorkflowStream, consumer: string, partition: number): Promise<number>;
-  commit(trx: Knex.Transaction, stream: WorkflowStream, consumer: string, partition: number, nextOffset: number): Promise<void>;
+  /**
+   * Moves the consumer's offset from `expected` to `nextOffset`; false (and nothing changed) when
+   * it was no longer at `expected` (someone else committed meanwhile).
+   */
+  commit(trx: Knex.Transaction, stream: WorkflowStream, consumer: string, partition: number, expected: number, nextOffset: number): Promise<boolean>;
   /** Records attempts, in one statement; each one's number is the next for its message and workflow. */
   recordDeliveries(trx: Knex.Transaction, deliveries: readonly WorkflowDelivery[]): Promise<void>;
   /** The next offset to be written in the partition (lag = end − committed). */

@@ -26,6 +26,27 @@ interface RetryRow {
   retry_at: Date | string;
 }
 
+/** What the holder of a partition's lease may keep between batches: nobody else writes it while the lease (this epoch) is ours. */
+interface PartitionState {
+  epoch: number;
+  committed: number | undefined;
+  /** The retry row as last read or written; null when there is none. */
+  retry: RetryRow | null | undefined;
+  lagAt: number;
+}
+
+/** A running workflow as its workers need it, re-read at most this often (a deploy switches within it, at a batch boundary). */
+const DEPLOYMENT_TTL_MS = 1000;
+/** Lag and age are measured at most this often per partition. */
+const POSITION_EVERY_MS = 1000;
+
+interface Deployment {
+  at: number;
+  revision: number;
+  definition: Definition;
+  input: WorkflowStream;
+}
+
 export interface WorkerOptions {
   db: Knex;
   extensions: Extensions;
@@ -70,6 +91,9 @@ const errorText = (err: unknown): string => (err instanceof Error ? err.message 
 export class Worker {
   private readonly pipelines = new Map<string, { pipeline: Promise<Pipeline>; at: number }>();
   private keysByStream = new Map<string, string[]>();
+  private readonly states = new Map<string, PartitionState>();
+  private readonly deployments = new Map<string, Deployment | null>();
+  private readonly deploymentsAt = new Map<string, number>();
   private unsubscribe: (() => void) | undefined;
 
   constructor(private readonly o: WorkerOptions) {}
@@ -102,6 +126,7 @@ export class Worker {
 
   /** Deploys, pauses and deletes change the keys: read them again now, on every instance. */
   refresh(): void {
+    this.deploymentsAt.clear();
     try {
       this.o.jobs.trigger(WORKER_JOB);
     } catch {
@@ -150,22 +175,44 @@ export class Worker {
     };
   }
 
+  /** The deployed revision of a running workflow (null when it is not running), cached briefly. */
+  private async deployment(tenantId: string, workflowId: string): Promise<Deployment | null> {
+    const id = `${tenantId}\u001f${workflowId}`;
+    const now = performance.now();
+    if (now - (this.deploymentsAt.get(id) ?? -Infinity) < DEPLOYMENT_TTL_MS) return this.deployments.get(id) ?? null;
+    const { db } = this.o;
+    let found: Deployment | null = null;
+    const row = (await db('workflows_workflows').where({ tenant_id: tenantId, id: workflowId }).first()) as { state: string; deployed_revision: number | null; input_stream: string | null } | undefined;
+    if (row && row.state === 'running' && row.deployed_revision !== null && row.input_stream !== null) {
+      const cached = this.deployments.get(id);
+      const definition = cached && cached.revision === row.deployed_revision ? cached.definition : await new WorkflowStore(db).revision(tenantId, workflowId, row.deployed_revision);
+      const input = await this.streams.stream(db, tenantId, row.input_stream);
+      if (definition && input) found = { at: now, revision: row.deployed_revision, definition, input };
+    }
+    this.deployments.set(id, found);
+    this.deploymentsAt.set(id, now);
+    return found;
+  }
+
   async run({ key, signal, lease }: JobContext): Promise<JobOutcome> {
     const [tenantId, workflowId, partition] = JSON.parse(key) as [string, string, number];
     const { db, clock } = this.o;
-    const row = (await db('workflows_workflows').where({ tenant_id: tenantId, id: workflowId }).first()) as { state: string; deployed_revision: number | null; input_stream: string | null } | undefined;
-    if (!row || row.state !== 'running' || row.deployed_revision === null || row.input_stream === null) return;
-    const revision = row.deployed_revision;
-    const definition = await new WorkflowStore(db).revision(tenantId, workflowId, revision);
-    if (!definition) return;
-    const input = await this.streams.stream(db, tenantId, row.input_stream);
-    if (!input) return;
+    const deployment = await this.deployment(tenantId, workflowId);
+    if (!deployment) return;
+    const { revision, definition, input } = deployment;
     const labels: Labels = { tenant: tenantId, workflow: workflowId, stream: input.id };
     const pipeline = await this.pipeline(tenantId, workflowId, revision, definition);
 
-    const committed = await this.streams.committed(db, input, workflowId, partition);
-    const retry = (await db('workflows_retries').where({ tenant_id: tenantId, workflow_id: workflowId, partition }).first()) as RetryRow | undefined;
-    const retrying = retry && Number(retry.offset) >= committed ? retry : undefined;
+    // Offsets and retry state are ours while the lease is: read once per epoch, then kept.
+    let state = this.states.get(key);
+    if (!state || state.epoch !== lease.epoch) {
+      state = { epoch: lease.epoch, committed: undefined, retry: undefined, lagAt: 0 };
+      this.states.set(key, state);
+    }
+    state.committed ??= await this.streams.committed(db, input, workflowId, partition);
+    state.retry ??= ((await db('workflows_retries').where({ tenant_id: tenantId, workflow_id: workflowId, partition }).first()) as RetryRow | undefined) ?? null;
+    const committed = state.committed;
+    const retrying = state.retry && Number(state.retry.offset) >= committed ? state.retry : undefined;
     if (retrying && Number(retrying.offset) === committed && new Date(retrying.retry_at).getTime() > clock.now().getTime()) return;
 
     const batch = await this.streams.read(db, input, partition, committed, definition.batch_size ?? 100);
@@ -193,15 +240,24 @@ export class Worker {
     const attempts = priorAttempts + 1;
     const dead = failed !== undefined && attempts >= definition.on_error.max_attempts;
 
-    const written = await db.transaction(async (trx) => {
-      if (!(await this.o.jobs.leases.fence(trx, lease as Lease))) throw new Error('the partition lease moved to another instance; this batch is left to it');
-      if ((await this.streams.committed(trx, input, workflowId, partition)) !== committed) throw new Error('the committed offset moved under this batch; reading again');
-      return this.commit(trx, { tenantId, workflowId, partition, revision, definition, pipeline, input, committed, outcomes, failed, attempts, dead });
-    });
+    const partitionState = state;
+    let written: { count: number; next: number; retry: RetryRow | null };
+    try {
+      written = await db.transaction(async (trx) => {
+        if (!(await this.o.jobs.leases.fence(trx, lease as Lease))) throw new Error('the partition lease moved to another instance; this batch is left to it');
+        return this.commit(trx, { tenantId, workflowId, partition, revision, definition, pipeline, input, committed, outcomes, failed, attempts, dead, retry: partitionState.retry ?? null });
+      });
+    } catch (err) {
+      // Read everything again next time: the lease, the offset or the retry row may have moved.
+      this.states.delete(key);
+      throw err;
+    }
+    state.committed = written.next;
+    state.retry = written.retry;
 
     const end = performance.now();
     const ok = outcomes.filter((o) => o.error === undefined);
-    this.o.metrics.processed(labels, ok.length + (dead ? 1 : 0), written);
+    this.o.metrics.processed(labels, ok.length + (dead ? 1 : 0), written.count);
     for (const o of ok) this.o.metrics.latency(labels, (end - o.startedAt) / 1000);
     if (failed) {
       this.o.metrics.failed(labels);
@@ -214,10 +270,12 @@ export class Worker {
         fields: { workflow: workflowId, run: failed.runId, message: failed.message.id, revision, error: failed.error },
       });
     }
-    const next = batch[outcomes.length - (failed && !dead ? 1 : 0)];
-    const streamEnd = await this.streams.end(db, input, partition).catch(() => undefined);
-    const nextOffset = (outcomes.at(-1)?.message.offset ?? committed) + (failed && !dead ? 0 : 1);
-    this.o.metrics.position(labels, partition, streamEnd === undefined ? 0 : Math.max(0, streamEnd - nextOffset), next ? Math.max(0, (clock.now().getTime() - next.publishedAt.getTime()) / 1000) : 0);
+    if (performance.now() - state.lagAt >= POSITION_EVERY_MS) {
+      state.lagAt = performance.now();
+      const next = batch[outcomes.length - (failed && !dead ? 1 : 0)];
+      const streamEnd = await this.streams.end(db, input, partition).catch(() => undefined);
+      this.o.metrics.position(labels, partition, streamEnd === undefined ? 0 : Math.max(0, streamEnd - written.next), next ? Math.max(0, (clock.now().getTime() - next.publishedAt.getTime()) / 1000) : 0);
+    }
     // A full batch or a dead message leaves work behind: go on at once. A retry waits for its time.
     return !failed && batch.length >= (definition.batch_size ?? 100) ? 'more' : dead ? 'more' : undefined;
   }
@@ -269,8 +327,8 @@ export class Worker {
   /** The batch's effects, in the caller's transaction; the number of messages written to stream sinks. */
   private async commit(
     trx: Knex.Transaction,
-    b: { tenantId: string; workflowId: string; partition: number; revision: number; definition: Definition; pipeline: Pipeline; input: WorkflowStream; committed: number; outcomes: Outcome[]; failed: Outcome | undefined; attempts: number; dead: boolean },
-  ): Promise<number> {
+    b: { tenantId: string; workflowId: string; partition: number; revision: number; definition: Definition; pipeline: Pipeline; input: WorkflowStream; committed: number; outcomes: Outcome[]; failed: Outcome | undefined; attempts: number; dead: boolean; retry: RetryRow | null },
+  ): Promise<{ count: number; next: number; retry: RetryRow | null }> {
     const now = this.o.clock.now();
     const ok = b.outcomes.filter((o) => o.error === undefined);
     const outputIds = new Map<Outcome, string[]>(ok.map((o) => [o, []]));
@@ -296,6 +354,7 @@ export class Worker {
       runs.push({ id: o.runId, workflow: b.workflowId, revision: b.revision, message_id: o.message.id, status: 'processed', error: null, outputs });
     }
     const retries = trx('workflows_retries').where({ tenant_id: b.tenantId, workflow_id: b.workflowId, partition: b.partition });
+    let retry: RetryRow | null = b.retry;
     let next = ok.length > 0 ? (ok.at(-1) as Outcome).message.offset + 1 : b.committed;
     if (b.failed) {
       const f = b.failed;
@@ -313,20 +372,25 @@ export class Worker {
       runs.push({ id: f.runId, workflow: b.workflowId, revision: b.revision, message_id: f.message.id, status, error: f.error ?? null, outputs });
       if (b.dead) {
         next = f.message.offset + 1;
-        await retries.clone().delete();
+        if (retry) await retries.clone().delete();
+        retry = null;
       } else {
         const retryAt = new Date(now.getTime() + backoffMs(b.definition.on_error, b.attempts));
+        retry = { offset: f.message.offset, attempts: b.attempts, run_id: f.runId, revision: b.revision, retry_at: retryAt };
         await trx('workflows_retries')
           .insert({ tenant_id: b.tenantId, workflow_id: b.workflowId, partition: b.partition, offset: f.message.offset, attempts: b.attempts, run_id: f.runId, revision: b.revision, retry_at: retryAt })
           .onConflict(['tenant_id', 'workflow_id', 'partition'])
           .merge(['offset', 'attempts', 'run_id', 'revision', 'retry_at']);
       }
-    } else {
+    } else if (retry) {
       await retries.clone().delete();
+      retry = null;
     }
     await this.streams.recordDeliveries(trx, deliveries);
     await new RunStore(trx).record(b.tenantId, runs, now);
-    if (next !== b.committed) await this.streams.commit(trx, b.input, b.workflowId, b.partition, next);
-    return written;
+    if (next !== b.committed && !(await this.streams.commit(trx, b.input, b.workflowId, b.partition, b.committed, next))) {
+      throw new Error('the committed offset moved under this batch (a commit through the API?); reading again');
+    }
+    return { count: written, next, retry };
   }
 }
