@@ -16,7 +16,7 @@ import type { BenchContext, Scenario } from './scenarios.js';
 const MESSAGES = Number(process.env.BENCH_RUNTIME_MESSAGES ?? 20_000);
 const SCRIPT_MESSAGES = Number(process.env.BENCH_RUNTIME_SCRIPT_MESSAGES ?? 10_000);
 const CONSUMERS = 4;
-const BATCH = 100;
+const BATCH = Number(process.env.BENCH_RUNTIME_BATCH ?? 100);
 
 const payload = (i: number) => ({ n: i, name: `item ${i}`, tags: ['a', 'b', 'c'], price: i * 1.5, note: randomBytes(40).toString('hex') });
 /** The transform both sides do: rename n → number, drop note, set processed. */
