@@ -14,7 +14,7 @@ import type { BenchContext, Scenario } from './scenarios.js';
  * and batches of 100.
  */
 const MESSAGES = Number(process.env.BENCH_RUNTIME_MESSAGES ?? 20_000);
-const SCRIPT_MESSAGES = Number(process.env.BENCH_RUNTIME_SCRIPT_MESSAGES ?? 10_000);
+const SCRIPT_MESSAGES = Number(process.env.BENCH_RUNTIME_SCRIPT_MESSAGES ?? 2_000);
 const CONSUMERS = 4;
 const BATCH = Number(process.env.BENCH_RUNTIME_BATCH ?? 100);
 
