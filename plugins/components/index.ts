@@ -1,10 +1,8 @@
-import { contribute, coreServices, createPlugin, fromRoot } from '../../kernel/plugin/api.js';
-import { workflowComponents } from '../workflows/contract.js';
+import { coreServices, createPlugin, fromRoot } from '../../kernel/plugin/api.js';
 import { componentTypes } from './contract.js';
 import { componentHandlers } from './handlers.js';
 import { createComponents } from './migrations/001_components.js';
 import { componentTypeHandlers } from './types-handler.js';
-import { workflowComponentsResolver } from './workflow-components.js';
 
 /** Components and the extension point through which plugins contribute component types. */
 export default createPlugin({
@@ -15,7 +13,5 @@ export default createPlugin({
   setup: ({ clock, extensions }) => ({
     handlers: { ...componentHandlers(clock), ...componentTypeHandlers(extensions) },
     offers: [componentTypes],
-    // Components referenced by workflow steps and sinks (ignored when workflows is disabled).
-    contributions: [contribute(workflowComponents, workflowComponentsResolver)],
   }),
 });

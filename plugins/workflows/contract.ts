@@ -2,13 +2,12 @@ import type { Knex } from 'knex';
 import { extensionPoint } from '../../kernel/plugin/api.js';
 
 /**
- * What the workflows plugin offers other plugins: two single extension points through which
- * it reaches what it needs inside its worker's transaction without importing their code.
- * - `workflows.streams`: the streams plugin gives its streams, messages, consumer offsets and
- *   deliveries (plugins/streams/workflow-streams.ts).
- * - `workflows.components`: the components plugin gives a tenant's configured components (type
- *   and config, secrets decrypted) for steps and sinks that reference one by id.
- * A plain JavaScript plugin contributes with `{ point: { id: 'workflows.streams' }, value: {...} }`.
+ * What the workflows plugin offers other plugins: the single extension point `workflows.streams`
+ * through which the streams plugin gives its streams, messages, consumer offsets and deliveries
+ * (plugins/streams/workflow-streams.ts), usable inside the worker's transaction without importing
+ * its code. (Components referenced by id come through the components plugin's own
+ * `components.directory` point: see components-directory.ts.) A plain JavaScript plugin
+ * contributes with `{ point: { id: 'workflows.streams' }, value: {...} }`.
  */
 
 type Db = Knex | Knex.Transaction;
@@ -92,9 +91,3 @@ export interface ResolvedComponent {
   type: string;
   config: Record<string, unknown>;
 }
-
-export interface WorkflowComponents {
-  resolve(db: Db, tenantId: string, id: string): Promise<ResolvedComponent | undefined>;
-}
-
-export const workflowComponents = extensionPoint<WorkflowComponents>('workflows.components', { single: true });

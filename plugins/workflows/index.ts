@@ -1,7 +1,8 @@
 import { contribute, coreExtensions, coreServices, createPlugin, fromRoot } from '../../kernel/plugin/api.js';
 import { componentTypes } from '../components/contract.js';
 import { streamCodecs } from '../streams/contract.js';
-import { workflowComponents, workflowStreams } from './contract.js';
+import { ComponentLookup, componentDirectoryReceivers } from './components-directory.js';
+import { workflowStreams } from './contract.js';
 import { runHandlers } from './handlers/runs.js';
 import { workflowHandlers } from './handlers/workflows.js';
 import { workflowMetrics } from './metrics.js';
@@ -21,9 +22,9 @@ interface WorkflowSettings {
 /**
  * Workflows: definitions with immutable revisions, deploys, and the workers that run them on
  * every instance. Contributes the processor and sink types it runs itself (script, filter, map,
- * codec.decode/encode, json.transform, stream.publish, log) and offers `workflows.streams` and
- * `workflows.components`, through which the streams and components plugins give it what the
- * worker's transaction needs.
+ * codec.decode/encode, json.transform, stream.publish, log); offers `workflows.streams`, through
+ * which the streams plugin gives it what the worker's transaction needs; receives the components
+ * plugin's directory (`components.directory`) for steps that reference a component by id.
  */
 export default createPlugin<
   {
@@ -43,12 +44,13 @@ export default createPlugin<
   migrations: [createWorkflows],
   deps: { db: coreServices.db, clock: coreServices.clock, logger: coreServices.logger, jobs: coreServices.jobs, logs: coreServices.logs, metrics: coreServices.metrics, extensions: coreServices.extensions, sandbox: coreServices.sandbox },
   setup({ db, clock, logger, jobs, logs, metrics, extensions, sandbox }, { settings }) {
-    const worker = new Worker({ db, extensions, jobs, logs, clock, logger, metrics: workflowMetrics(metrics, settings.metrics_max_series), pollMs: settings.poll_ms, leaseMs: settings.lease_ms });
+    const resolvers = { extensions, components: new ComponentLookup() };
+    const worker = new Worker({ db, extensions, resolvers, jobs, logs, clock, logger, metrics: workflowMetrics(metrics, settings.metrics_max_series), pollMs: settings.poll_ms, leaseMs: settings.lease_ms });
     const types = [...sandboxedTypes(() => sandbox), ...codecTypes(db, () => extensions.all(streamCodecs)[0]), jsonTransformType, streamPublishType, logType];
     return {
-      handlers: { ...workflowHandlers(extensions, clock, worker), ...runHandlers(extensions, worker) },
-      offers: [workflowStreams, workflowComponents],
-      contributions: [...types.map((t) => contribute(componentTypes, t)), contribute(coreExtensions.jobs, worker.spec())],
+      handlers: { ...workflowHandlers(resolvers, clock, worker), ...runHandlers(resolvers, worker) },
+      offers: [workflowStreams],
+      contributions: [...types.map((t) => contribute(componentTypes, t)), contribute(coreExtensions.jobs, worker.spec()), contribute(componentDirectoryReceivers, resolvers.components.receiver)],
       async start() {
         worker.start();
       },

@@ -4,7 +4,8 @@ import { ApiError } from '../../kernel/errors.js';
 import type { Extensions } from '../../kernel/plugin/api.js';
 import { componentTypes, type ComponentKind, type ComponentType } from '../components/contract.js';
 import { streamCodecs } from '../streams/contract.js';
-import { workflowComponents, workflowStreams, type WorkflowStreams } from './contract.js';
+import type { ComponentLookup } from './components-directory.js';
+import { workflowStreams, type WorkflowStreams } from './contract.js';
 import type { Definition, StepRef } from './definition.js';
 
 type Db = Knex | Knex.Transaction;
@@ -47,15 +48,21 @@ export interface ResolvedStep {
   componentId?: string;
 }
 
+/** What validation and pipelines need: the enabled plugins' contributions and the component directory. */
+export interface Resolvers {
+  extensions: Extensions;
+  components: ComponentLookup;
+}
+
 /** Resolves a step or sink, checking that it exists in the tenant and that its kind fits its position. */
-export async function resolveStep(db: Db, extensions: Extensions, tenantId: string, ref: StepRef, pointer: string, kind: ComponentKind): Promise<ResolvedStep> {
+export async function resolveStep(db: Db, resolvers: Resolvers, tenantId: string, ref: StepRef, pointer: string, kind: ComponentKind): Promise<ResolvedStep> {
+  const { extensions } = resolvers;
   const types = typesByName(extensions);
   let typeName: string;
   let config: Record<string, unknown>;
   let componentId: string | undefined;
   if ('component' in ref) {
-    const components = extensions.all(workflowComponents)[0];
-    const found = components ? await components.resolve(db, tenantId, ref.component) : undefined;
+    const found = await resolvers.components.resolve(db, tenantId, ref.component);
     if (!found) throw refused(`${pointer}/component`, `names no component of this tenant`);
     typeName = found.type;
     config = found.config;
@@ -71,13 +78,19 @@ export async function resolveStep(db: Db, extensions: Extensions, tenantId: stri
   return { type, config, ...(componentId !== undefined ? { componentId } : {}) };
 }
 
+/** A source component's stream: the one the directory names, else its config's `stream`. */
+async function sourceStream(db: Db, resolvers: Resolvers, tenantId: string, id: string): Promise<string | undefined> {
+  const found = await resolvers.components.resolve(db, tenantId, id);
+  return found?.stream ?? (typeof found?.config.stream === 'string' ? found.config.stream : undefined);
+}
+
 /** The stream a workflow reads. */
-export async function inputStreamId(db: Db, extensions: Extensions, tenantId: string, definition: Definition): Promise<string> {
+export async function inputStreamId(db: Db, resolvers: Resolvers, tenantId: string, definition: Definition): Promise<string> {
   const input = definition.input;
   if ('stream' in input && input.stream !== undefined && !('component' in input)) return input.stream;
   if ('component' in input) {
-    const source = await resolveStep(db, extensions, tenantId, { component: input.component }, '/input', 'source');
-    const stream = input.stream ?? (typeof source.config.stream === 'string' ? source.config.stream : undefined);
+    await resolveStep(db, resolvers, tenantId, { component: input.component }, '/input', 'source');
+    const stream = input.stream ?? (await sourceStream(db, resolvers, tenantId, input.component));
     if (!stream) throw refused('/input/stream', 'name the stream the source component writes into');
     return stream;
   }
@@ -94,16 +107,17 @@ export function sinkStreams(definition: Definition): string[] {
  * stream → workflow(s) → the same stream unless `allow_cycles`. `others` are the tenant's other
  * workflows as (input, sink streams) edges.
  */
-export async function validateDefinition(db: Db, extensions: Extensions, tenantId: string, definition: Definition, others: ReadonlyArray<{ input: string; outputs: string[] }>): Promise<{ input: string }> {
+export async function validateDefinition(db: Db, resolvers: Resolvers, tenantId: string, definition: Definition, others: ReadonlyArray<{ input: string; outputs: string[] }>): Promise<{ input: string }> {
+  const { extensions } = resolvers;
   const streams = streamsOf(extensions);
-  const input = await inputStreamId(db, extensions, tenantId, definition);
+  const input = await inputStreamId(db, resolvers, tenantId, definition);
   if (!(await streams.stream(db, tenantId, input))) throw refused('/input/stream', `names no stream of this tenant ("${input}")`);
   const codecs = extensions.all(streamCodecs)[0];
   const sinkOutputs: string[] = [];
   for (const [list, kind] of [['steps', 'processor'], ['sinks', 'sink']] as const) {
     for (const [i, ref] of definition[list].entries()) {
       const pointer = `/${list}/${i}`;
-      const step = await resolveStep(db, extensions, tenantId, ref, pointer, kind);
+      const step = await resolveStep(db, resolvers, tenantId, ref, pointer, kind);
       if (typeof step.config.stream === 'string' && step.type.name === 'stream.publish') {
         if (!(await streams.stream(db, tenantId, step.config.stream))) throw refused(`${pointer}/config/stream`, `names no stream of this tenant ("${step.config.stream}")`);
         sinkOutputs.push(step.config.stream);

@@ -3,14 +3,13 @@ import { afterKey, pageOf } from '../../../kernel/plugin/api.js';
 import type { Call, Handler } from '../../../kernel/types.js';
 import type { Knex } from 'knex';
 import { RunStore, WorkflowStore } from '../store.js';
-import { validateDefinition } from '../validate.js';
-import type { Extensions } from '../../../kernel/plugin/api.js';
+import { validateDefinition, type Resolvers } from '../validate.js';
 import type { Worker } from '../worker/worker.js';
 
 const tenant = (call: Call): string => call.tenantId as string;
 
 /** GET /workflows/{id}/runs and POST /workflows/{id}/runs/{run}/replay. */
-export function runHandlers(extensions: Extensions, worker: Worker): Record<string, Handler> {
+export function runHandlers(resolvers: Resolvers, worker: Worker): Record<string, Handler> {
   async function workflowOf(call: Call) {
     const found = await new WorkflowStore(call.db).get(tenant(call), String(call.params.id));
     if (!found) throw new ApiError('not_found', `No workflow "${String(call.params.id)}".`);
@@ -40,7 +39,7 @@ export function runHandlers(extensions: Extensions, worker: Worker): Record<stri
       const store = new WorkflowStore(call.db);
       const definition = await store.revision(tenant(call), workflow.id, revision);
       if (!definition) throw new ApiError('not_found', `Workflow "${workflow.id}" has no revision ${revision}.`, { details: [{ in: 'body', pointer: '/revision', message: 'names no revision of this workflow' }] });
-      await validateDefinition(call.db, extensions, tenant(call), definition, await store.edges(tenant(call), workflow.id));
+      await validateDefinition(call.db, resolvers, tenant(call), definition, await store.edges(tenant(call), workflow.id));
       if (call.dryRun) return { status: 201, body: { id: null, workflow: workflow.id, revision, message_id: original.message_id, status: 'pending', replay_of: original.id } };
       let run;
       try {

@@ -1,10 +1,10 @@
 import { ApiError } from '../../../kernel/errors.js';
-import { afterKey, pageOf, slugify, type Extensions } from '../../../kernel/plugin/api.js';
+import { afterKey, pageOf, slugify } from '../../../kernel/plugin/api.js';
 import type { Call, Clock, Handler } from '../../../kernel/types.js';
 import { normalized, type Definition } from '../definition.js';
 import { describe, diffValues } from '../diff.js';
 import { WorkflowStore, type Workflow } from '../store.js';
-import { validateDefinition } from '../validate.js';
+import { validateDefinition, type Resolvers } from '../validate.js';
 import type { Worker } from '../worker/worker.js';
 
 const tenant = (call: Call): string => call.tenantId as string;
@@ -29,7 +29,7 @@ function definitionOf(w: Workflow): Definition {
   return definition;
 }
 
-export function workflowHandlers(extensions: Extensions, clock: Clock, worker: Worker): Record<string, Handler> {
+export function workflowHandlers(resolvers: Resolvers, clock: Clock, worker: Worker): Record<string, Handler> {
   async function current(call: Call, forUpdate = false): Promise<Workflow> {
     const found = await new WorkflowStore(call.db).get(tenant(call), idParam(call), { forUpdate });
     if (!found) throw notFound(idParam(call));
@@ -38,7 +38,7 @@ export function workflowHandlers(extensions: Extensions, clock: Clock, worker: W
 
   async function validated(call: Call, id: string, definition: Definition): Promise<{ input: string }> {
     const others = await new WorkflowStore(call.db).edges(tenant(call), id);
-    return validateDefinition(call.db, extensions, tenant(call), definition, others);
+    return validateDefinition(call.db, resolvers, tenant(call), definition, others);
   }
 
   async function revise(call: Call, definition: Definition): Promise<{ status: number; body: Workflow; headers: Record<string, string> }> {

@@ -1,10 +1,9 @@
 import type { Knex } from 'knex';
-import type { Extensions } from '../../../kernel/plugin/api.js';
 import type { ComponentRuntime, RuntimeMessage, StepContext } from '../../components/contract.js';
 import type { WorkflowStream } from '../contract.js';
 import type { Definition } from '../definition.js';
 import { STREAM_PUBLISH } from '../types/sinks.js';
-import { resolveStep, streamsOf } from '../validate.js';
+import { resolveStep, streamsOf, type Resolvers } from '../validate.js';
 
 /**
  * What a type's create() receives. Beyond the contract's fields it carries the connection to use
@@ -26,18 +25,18 @@ export interface Pipeline {
   sinks: Sink[];
 }
 
-export async function buildPipeline(db: Knex | Knex.Transaction, extensions: Extensions, tenantId: string, revision: number, definition: Definition): Promise<Pipeline> {
-  const streams = streamsOf(extensions);
+export async function buildPipeline(db: Knex | Knex.Transaction, resolvers: Resolvers, tenantId: string, revision: number, definition: Definition): Promise<Pipeline> {
+  const streams = streamsOf(resolvers.extensions);
   const steps: Pipeline['steps'] = [];
   for (const [i, ref] of definition.steps.entries()) {
-    const step = await resolveStep(db, extensions, tenantId, ref, `/steps/${i}`, 'processor');
+    const step = await resolveStep(db, resolvers, tenantId, ref, `/steps/${i}`, 'processor');
     const runtime = (await step.type.create?.(step.config, where(tenantId, step.componentId, db))) ?? {};
     if (!runtime.process) throw new Error(`component type ${step.type.name} gives no processor`);
     steps.push({ name: step.type.name, runtime, ...(step.componentId ? { componentId: step.componentId } : {}) });
   }
   const sinks: Sink[] = [];
   for (const [i, ref] of definition.sinks.entries()) {
-    const step = await resolveStep(db, extensions, tenantId, ref, `/sinks/${i}`, 'sink');
+    const step = await resolveStep(db, resolvers, tenantId, ref, `/sinks/${i}`, 'sink');
     if (step.type.name === STREAM_PUBLISH) {
       const stream = await streams.stream(db, tenantId, String(step.config.stream));
       if (!stream) throw new Error(`sink stream "${String(step.config.stream)}" no longer exists`);

@@ -9,7 +9,7 @@ import { backoffMs, type Definition } from '../definition.js';
 import { runId as newRunId } from '../ids.js';
 import type { Labels, WorkflowMetrics } from '../metrics.js';
 import { RunStore, WorkflowStore, type RunOutcome } from '../store.js';
-import { streamsOf } from '../validate.js';
+import { streamsOf, type Resolvers } from '../validate.js';
 import { buildPipeline, runMessage, stopPipeline, type Pipeline } from './pipeline.js';
 
 export const WORKER_JOB = 'workflows.worker';
@@ -35,8 +35,8 @@ interface PartitionState {
   lagAt: number;
 }
 
-/** A running workflow as its workers need it, re-read at most this often (a deploy switches within it, at a batch boundary). */
-const DEPLOYMENT_TTL_MS = 1000;
+/** How long a deployed revision's input stream is trusted before it is looked up again (a stream re-created under its id). */
+const DEPLOYMENT_TTL_MS = 5000;
 /** Lag and age are measured at most this often per partition. */
 const POSITION_EVERY_MS = 1000;
 
@@ -50,6 +50,7 @@ interface Deployment {
 export interface WorkerOptions {
   db: Knex;
   extensions: Extensions;
+  resolvers: Resolvers;
   jobs: Jobs;
   logs: RuntimeLog;
   metrics: WorkflowMetrics;
@@ -92,8 +93,7 @@ export class Worker {
   private readonly pipelines = new Map<string, { pipeline: Promise<Pipeline>; at: number }>();
   private keysByStream = new Map<string, string[]>();
   private readonly states = new Map<string, PartitionState>();
-  private readonly deployments = new Map<string, Deployment | null>();
-  private readonly deploymentsAt = new Map<string, number>();
+  private readonly deployments = new Map<string, Deployment>();
   private unsubscribe: (() => void) | undefined;
 
   constructor(private readonly o: WorkerOptions) {}
@@ -126,7 +126,6 @@ export class Worker {
 
   /** Deploys, pauses and deletes change the keys: read them again now, on every instance. */
   refresh(): void {
-    this.deploymentsAt.clear();
     try {
       this.o.jobs.trigger(WORKER_JOB);
     } catch {
@@ -158,7 +157,7 @@ export class Worker {
     const cached = this.pipelines.get(key);
     const now = performance.now();
     if (cached && now - cached.at < PIPELINE_TTL_MS) return cached.pipeline;
-    const pipeline = buildPipeline(this.o.db, this.o.extensions, tenantId, revision, definition);
+    const pipeline = buildPipeline(this.o.db, this.o.resolvers, tenantId, revision, definition);
     this.pipelines.set(key, { pipeline, at: now });
     pipeline.catch(() => this.pipelines.delete(key));
     if (cached) void cached.pipeline.then(stopPipeline, () => undefined);
@@ -175,22 +174,24 @@ export class Worker {
     };
   }
 
-  /** The deployed revision of a running workflow (null when it is not running), cached briefly. */
+  /**
+   * The deployed revision of a running workflow, or null when it is not running. The row is read
+   * before every batch (a deploy switches at the next batch boundary); the revision's definition
+   * and the input stream are kept while they stay the same.
+   */
   private async deployment(tenantId: string, workflowId: string): Promise<Deployment | null> {
     const id = `${tenantId}\u001f${workflowId}`;
-    const now = performance.now();
-    if (now - (this.deploymentsAt.get(id) ?? -Infinity) < DEPLOYMENT_TTL_MS) return this.deployments.get(id) ?? null;
     const { db } = this.o;
-    let found: Deployment | null = null;
-    const row = (await db('workflows_workflows').where({ tenant_id: tenantId, id: workflowId }).first()) as { state: string; deployed_revision: number | null; input_stream: string | null } | undefined;
-    if (row && row.state === 'running' && row.deployed_revision !== null && row.input_stream !== null) {
-      const cached = this.deployments.get(id);
-      const definition = cached && cached.revision === row.deployed_revision ? cached.definition : await new WorkflowStore(db).revision(tenantId, workflowId, row.deployed_revision);
-      const input = await this.streams.stream(db, tenantId, row.input_stream);
-      if (definition && input) found = { at: now, revision: row.deployed_revision, definition, input };
-    }
+    const row = (await db('workflows_workflows').where({ tenant_id: tenantId, id: workflowId }).first('state', 'deployed_revision', 'input_stream')) as { state: string; deployed_revision: number | null; input_stream: string | null } | undefined;
+    if (!row || row.state !== 'running' || row.deployed_revision === null || row.input_stream === null) return null;
+    const cached = this.deployments.get(id);
+    const now = performance.now();
+    if (cached && cached.revision === row.deployed_revision && cached.input.id === row.input_stream && now - cached.at < DEPLOYMENT_TTL_MS) return cached;
+    const definition = await new WorkflowStore(db).revision(tenantId, workflowId, row.deployed_revision);
+    const input = await this.streams.stream(db, tenantId, row.input_stream);
+    if (!definition || !input) return null;
+    const found = { at: now, revision: row.deployed_revision, definition, input };
     this.deployments.set(id, found);
-    this.deploymentsAt.set(id, now);
     return found;
   }
 
@@ -287,7 +288,7 @@ export class Worker {
   async replay(trx: Knex.Transaction, tenantId: string, workflowId: string, original: { id: string; message_id: string }, revision: number, definition: Definition): Promise<RunOutcome> {
     const message = await this.streams.message(trx, tenantId, original.message_id);
     if (!message) throw new Error(`the message ${original.message_id} of run ${original.id} is gone (retention)`);
-    const pipeline = await buildPipeline(trx, this.o.extensions, tenantId, revision, definition);
+    const pipeline = await buildPipeline(trx, this.o.resolvers, tenantId, revision, definition);
     const id = newRunId();
     const outcome: Outcome = { message, runId: id, startedAt: performance.now() };
     try {
