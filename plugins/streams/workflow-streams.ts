@@ -71,6 +71,10 @@ export function workflowStreamsFor(service: StreamsService): WorkflowStreams {
       return result.rows.length === 1;
     },
 
+    async forgetConsumer(trx, tenantId, consumer) {
+      await trx('streams_consumer_offsets').where({ tenant_id: tenantId, consumer }).delete();
+    },
+
     async recordDeliveries(trx, deliveries) {
       if (deliveries.length === 0) return;
       const rows = deliveries.map((d) => ({ tenant_id: d.tenantId, message_id: d.messageId, workflow: d.workflow, revision: d.revision, run_id: d.runId, status: d.status, error: d.error, outputs: d.outputs, at: d.at.toISOString() }));

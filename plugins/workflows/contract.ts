@@ -76,6 +76,8 @@ export interface WorkflowStreams {
    * it was no longer at `expected` (someone else committed meanwhile).
    */
   commit(trx: Knex.Transaction, stream: WorkflowStream, consumer: string, partition: number, expected: number, nextOffset: number): Promise<boolean>;
+  /** Drops a consumer's offsets on every stream of the tenant (its workflow was deleted; one re-created under the id starts afresh). */
+  forgetConsumer(trx: Knex.Transaction, tenantId: string, consumer: string): Promise<void>;
   /** Records attempts, in one statement; each one's number is the next for its message and workflow. */
   recordDeliveries(trx: Knex.Transaction, deliveries: readonly WorkflowDelivery[]): Promise<void>;
   /** The next offset to be written in the partition (lag = end − committed). */

@@ -1,10 +1,11 @@
+import type { Knex } from 'knex';
 import { ApiError } from '../../../kernel/errors.js';
 import { afterKey, pageOf, slugify } from '../../../kernel/plugin/api.js';
 import type { Call, Clock, Handler } from '../../../kernel/types.js';
 import { normalized, type Definition } from '../definition.js';
 import { describe, diffValues } from '../diff.js';
 import { WorkflowStore, type Workflow } from '../store.js';
-import { validateDefinition, type Resolvers } from '../validate.js';
+import { streamsOf, validateDefinition, type Resolvers } from '../validate.js';
 import type { Worker } from '../worker/worker.js';
 
 const tenant = (call: Call): string => call.tenantId as string;
@@ -95,6 +96,8 @@ export function workflowHandlers(resolvers: Resolvers, clock: Clock, worker: Wor
       const existing = await current(call, true);
       checkIfMatch(call, existing);
       await new WorkflowStore(call.db).remove(tenant(call), existing.id);
+      // Its offsets go too: a workflow re-created under this id reads its input from the start.
+      await streamsOf(resolvers.extensions).forgetConsumer(call.db as Knex.Transaction, tenant(call), existing.id);
       worker.refresh();
       return { status: 204 };
     },

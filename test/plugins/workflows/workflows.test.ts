@@ -150,6 +150,11 @@ describe('workflows: revisions, deploys and the workers', function () {
     expect((await tk.request('POST', '/workflows/enrich/resume', { body: {} })).body.state).to.equal('running');
     await eventually('resumed output', async () => (await readAll(tk, 'out')).find((m: any) => m.headers['x-workflow-source'] === held));
 
+    // Deleted and re-created under the same id: it starts from the beginning of its input again.
+    await tk.request('POST', '/workflows/enrich/pause', { body: {} });
+    expect((await tk.request('DELETE', '/workflows/enrich')).status).to.equal(204);
+    expect(await db()('streams_consumer_offsets').where({ tenant_id: 'default', consumer: 'enrich' })).to.deep.equal([]);
+    expect((await tk.request('POST', '/workflows', { body: { id: 'enrich', ...definition() } })).status).to.equal(201);
     const metrics = await tk.request('GET', '/metrics');
     expect(metrics.text).to.match(/workflow_messages_in_total\{tenant="default",workflow="enrich",stream="in"\} \d+/);
     expect(metrics.text).to.match(/workflow_processing_seconds_count\{tenant="default",workflow="enrich",stream="in"\}/);
