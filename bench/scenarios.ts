@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { templateKept } from '../kernel/db/embedded.js';
 import { opsScenario } from './ops.js';
+import { runtimeScenario } from './runtime.js';
 import { streamsScenario } from './streams.js';
 import { studioScenario } from './studio.js';
 import { bootProcess, interleavedLoad, startTarget, load, latency, pairedLatency, ratio, type BootFigures, type Figures, type LoadOptions, type Running } from './harness.js';
@@ -374,4 +375,4 @@ const boot: Scenario = {
   },
 };
 
-export const scenarios: Scenario[] = [health, componentsList, tokenList, auditedCreate, writeFloor, auditDeepPage, mcpCall, boot, streamsScenario, opsScenario, studioScenario];
+export const scenarios: Scenario[] = [health, componentsList, tokenList, auditedCreate, writeFloor, auditDeepPage, mcpCall, boot, streamsScenario, opsScenario, studioScenario, runtimeScenario];

@@ -12,6 +12,8 @@ import { natsBackend } from './nats-backend.js';
 import { postgresBackend } from './postgres-backend.js';
 import { streamPublisher } from './publisher.js';
 import { retentionJob } from './retention.js';
+import { workflowStreams } from '../workflows/contract.js';
+import { workflowStreamsFor } from './workflow-streams.js';
 import { StreamsService, type StreamsSettings } from './service.js';
 
 /**
@@ -37,6 +39,8 @@ export default createPlugin<
         // Sources of the components plugin append through this publisher (used only when that plugin is enabled).
         contribute(componentPublisher, streamPublisher(service)),
         contribute(coreExtensions.jobs, retentionJob(db, backend, clock, { intervalMs: settings.retention_interval_seconds * 1000, batch: settings.retention_batch })),
+        // Streams, offsets and deliveries for the workflow workers' transactions (ignored when workflows is disabled).
+        contribute(workflowStreams, workflowStreamsFor(service)),
       ],
       stop: async () => {
         await backend.close?.();
