@@ -1,16 +1,19 @@
-import { coreServices, createPlugin, fromRoot } from '../../kernel/plugin/api.js';
+import { contribute, coreServices, createPlugin, fromRoot } from '../../kernel/plugin/api.js';
 import { streamCodecs } from '../streams/contract.js';
 import { Collab } from './collab/service.js';
 import { FileCache } from './file-cache.js';
 import { studioHandlers, type StudioSettings } from './handlers.js';
 import { createStudio } from './migrations/001_studio.js';
 import { socketHandlers } from './sockets.js';
+import { studioWorkspaceFiles } from './contract.js';
+import { workspaceFileReader } from './workspace-files.js';
 
 
 /**
  * The studio workbench: workspaces of text files with immutable revisions, runs and tests in
  * the kernel's sandbox, one-time tickets for its two WebSockets — collaborative editing (Yjs)
- * and a terminal REPL.
+ * and a terminal REPL. Contributes its workspace file reader to `studio.workspace-files` (offered
+ * by the workflows plugin) so a workflow's `script` step can run a workspace's files.
  */
 export default createPlugin<
   {
@@ -38,6 +41,7 @@ export default createPlugin<
         ...studioHandlers({ clock, tickets, sandbox, cache, settings, changes: collab, codecs: () => extensions.all(streamCodecs)[0] }),
         ...socketHandlers({ db, clock, logger, audit, sandbox, cache, collab, maxTestCases: settings.max_test_cases }),
       },
+      contributions: [contribute(studioWorkspaceFiles, workspaceFileReader(cache))],
       async start() {
         collab.start();
       },

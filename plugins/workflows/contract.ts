@@ -6,7 +6,7 @@ import { extensionPoint } from '../../kernel/plugin/api.js';
  * through which the streams plugin gives its streams, messages, consumer offsets and deliveries
  * (plugins/streams/workflow-streams.ts), usable inside the worker's transaction without importing
  * its code. (Components referenced by id come through the components plugin's own
- * `components.directory` point: see components-directory.ts.) A plain JavaScript plugin
+ * `components.directory` point, plugins/components/contract.ts.) A plain JavaScript plugin
  * contributes with `{ point: { id: 'workflows.streams' }, value: {...} }`.
  */
 

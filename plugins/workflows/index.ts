@@ -1,7 +1,7 @@
 import { contribute, coreExtensions, coreServices, createPlugin, fromRoot } from '../../kernel/plugin/api.js';
-import { componentTypes } from '../components/contract.js';
+import { componentDirectoryReceivers, componentTypes } from '../components/contract.js';
 import { streamCodecs } from '../streams/contract.js';
-import { ComponentLookup, componentDirectoryReceivers } from './components-directory.js';
+import { ComponentLookup } from './components-directory.js';
 import { workflowStreams } from './contract.js';
 import { runHandlers } from './handlers/runs.js';
 import { workflowHandlers } from './handlers/workflows.js';
@@ -9,7 +9,8 @@ import { workflowMetrics } from './metrics.js';
 import { createWorkflows } from './migrations/001_workflows.js';
 import { codecTypes } from './types/codec.js';
 import { jsonTransformType } from './types/json-transform.js';
-import { sandboxedTypes } from './types/sandboxed.js';
+import { sandboxedTypes, scriptSources } from './types/sandboxed.js';
+import { studioWorkspaceFiles } from '../studio/contract.js';
 import { logType, streamPublishType } from './types/sinks.js';
 import { Worker } from './worker/worker.js';
 
@@ -46,10 +47,10 @@ export default createPlugin<
   setup({ db, clock, logger, jobs, logs, metrics, extensions, sandbox }, { settings }) {
     const resolvers = { extensions, components: new ComponentLookup() };
     const worker = new Worker({ db, extensions, resolvers, jobs, logs, clock, logger, metrics: workflowMetrics(metrics, settings.metrics_max_series), pollMs: settings.poll_ms, leaseMs: settings.lease_ms });
-    const types = [...sandboxedTypes(() => sandbox), ...codecTypes(db, () => extensions.all(streamCodecs)[0]), jsonTransformType, streamPublishType, logType];
+    const types = [...sandboxedTypes(() => sandbox, scriptSources(db, () => extensions.all(studioWorkspaceFiles)[0])), ...codecTypes(db, () => extensions.all(streamCodecs)[0]), jsonTransformType, streamPublishType, logType];
     return {
       handlers: { ...workflowHandlers(resolvers, clock, worker), ...runHandlers(resolvers, worker) },
-      offers: [workflowStreams],
+      offers: [workflowStreams, studioWorkspaceFiles],
       contributions: [...types.map((t) => contribute(componentTypes, t)), contribute(coreExtensions.jobs, worker.spec()), contribute(componentDirectoryReceivers, resolvers.components.receiver)],
       async start() {
         worker.start();

@@ -4,6 +4,7 @@ import { ApiError } from '../../kernel/errors.js';
 import type { Extensions } from '../../kernel/plugin/api.js';
 import { componentTypes, type ComponentKind, type ComponentType } from '../components/contract.js';
 import { streamCodecs } from '../streams/contract.js';
+import { studioWorkspaceFiles } from '../studio/contract.js';
 import type { ComponentLookup } from './components-directory.js';
 import { workflowStreams, type WorkflowStreams } from './contract.js';
 import type { Definition, StepRef } from './definition.js';
@@ -125,6 +126,7 @@ export async function validateDefinition(db: Db, resolvers: Resolvers, tenantId:
       if (typeof step.config.codec === 'string' && step.type.name.startsWith('codec.')) {
         if (!codecs || !(await codecs.resolve(db, tenantId, step.config.codec))) throw refused(`${pointer}/config/codec`, `names no codec of this tenant ("${step.config.codec}")`);
       }
+      if (typeof step.config.workspace_id === 'string' && step.type.name === 'script') await checkWorkspace(db, extensions, tenantId, step.config, pointer);
     }
   }
   if (definition.sinks.length === 0) throw refused('/sinks', 'a workflow needs at least one sink');
@@ -134,6 +136,21 @@ export async function validateDefinition(db: Db, resolvers: Resolvers, tenantId:
     throw refused('/sinks', `the workflow's outputs flow back into its input stream "${input}"; set allow_cycles to keep the loop`);
   }
   return { input };
+}
+
+/** A `script` step's studio workspace exists in the tenant, with the pinned revision and the entry file. */
+async function checkWorkspace(db: Db, extensions: Extensions, tenantId: string, config: Record<string, unknown>, pointer: string): Promise<void> {
+  const studio = extensions.all(studioWorkspaceFiles)[0];
+  if (!studio) throw refused(`${pointer}/config/workspace_id`, 'scripts from studio workspaces need the studio plugin, which is not enabled');
+  const workspace = String(config.workspace_id);
+  const revision = typeof config.revision === 'number' ? config.revision : undefined;
+  const found = await studio.read(db, tenantId, workspace, revision);
+  if (!found) {
+    if (revision !== undefined && (await studio.read(db, tenantId, workspace))) throw refused(`${pointer}/config/revision`, `studio workspace "${workspace}" has no revision ${revision}`);
+    throw refused(`${pointer}/config/workspace_id`, `names no studio workspace of this tenant ("${workspace}")`);
+  }
+  const entry = typeof config.entry === 'string' ? config.entry : 'main.js';
+  if (!Object.prototype.hasOwnProperty.call(found.files, entry)) throw refused(`${pointer}/config/entry`, `"${entry}" is not a file of studio workspace "${workspace}" at revision ${found.revision}`);
 }
 
 /** Whether following stream → workflow → stream edges from `from` comes back to `target`. */

@@ -1,18 +1,36 @@
 import type { ComponentType, RuntimeMessage, StepContext } from '../../components/contract.js';
 import type { Sandbox, SandboxResult } from '../../../sandbox/types.js';
+import type { Knex } from 'knex';
+import type { WorkspaceFileReader } from '../../studio/contract.js';
 import { sandboxInput, withValue } from './script-input.js';
 
-/** Where scripts come from: inline source today; a studio workspace (and revision) when studio offers it. */
+/** Where a `script` step's files come from: its inline source, or a studio workspace at a revision. */
 export interface ScriptSources {
-  files(tenantId: string, config: Readonly<Record<string, unknown>>): Promise<{ files: Record<string, string>; entry: string }>;
+  files(tenantId: string, config: Readonly<Record<string, unknown>>, db?: Knex | Knex.Transaction): Promise<{ files: Record<string, string>; entry: string; revision?: number }>;
 }
 
-export const inlineSources: ScriptSources = {
-  async files(_tenantId, config) {
-    if (typeof config.source === 'string') return { files: { 'main.js': config.source }, entry: 'main.js' };
-    throw new Error('scripts from studio workspaces (workspace_id) are not available in this deployment yet; use inline source');
-  },
-};
+/**
+ * Inline source, or a studio workspace through the studio's reader (`studio.workspace-files`):
+ * the pinned `revision`, or without one the workspace's current revision when the worker builds
+ * the step — at deploy's first batch, then again whenever the worker rebuilds its pipeline
+ * (every PIPELINE_TTL_MS), so an unpinned step follows the workspace; pin to hold it still.
+ */
+export function scriptSources(db: Knex, reader: () => WorkspaceFileReader | undefined): ScriptSources {
+  return {
+    async files(tenantId, config, within) {
+      if (typeof config.source === 'string') return { files: { 'main.js': config.source }, entry: 'main.js' };
+      const workspace = String(config.workspace_id);
+      const studio = reader();
+      if (!studio) throw new Error('scripts from studio workspaces need the studio plugin, which is not enabled');
+      const revision = typeof config.revision === 'number' ? config.revision : undefined;
+      const found = await studio.read(within ?? db, tenantId, workspace, revision);
+      if (!found) throw new Error(revision === undefined ? `no studio workspace "${workspace}" in this tenant` : `studio workspace "${workspace}" has no revision ${revision}`);
+      const entry = typeof config.entry === 'string' ? config.entry : 'main.js';
+      if (!Object.prototype.hasOwnProperty.call(found.files, entry)) throw new Error(`"${entry}" is not a file of studio workspace "${workspace}" at revision ${found.revision}`);
+      return { files: { ...found.files }, entry, revision: found.revision };
+    },
+  };
+}
 
 const SCRIPT_SCHEMA = {
   type: 'object',
@@ -48,7 +66,7 @@ function sandboxedType(name: Mode, summary: string, schema: object, sandbox: () 
     summary,
     config_schema: schema as ComponentType['config_schema'],
     async create(config, where) {
-      const { files, entry } = name === 'script' ? await sources.files(where.tenantId, config) : { files: { 'main.js': String(config.source) }, entry: 'main.js' };
+      const { files, entry } = name === 'script' ? await sources.files(where.tenantId, config, (where as { db?: Knex | Knex.Transaction }).db) : { files: { 'main.js': String(config.source) }, entry: 'main.js' };
       return {
         async process(message: RuntimeMessage, context: StepContext): Promise<RuntimeMessage[]> {
           const box = sandbox();
@@ -68,7 +86,7 @@ function sandboxedType(name: Mode, summary: string, schema: object, sandbox: () 
 }
 
 /** `script`, `filter` and `map`: processors that run tenant code in the sandbox. */
-export function sandboxedTypes(sandbox: () => Sandbox | undefined, sources: ScriptSources = inlineSources): ComponentType[] {
+export function sandboxedTypes(sandbox: () => Sandbox | undefined, sources: ScriptSources): ComponentType[] {
   return [
     sandboxedType('script', 'Runs a script; what it pushes (service.route.push) or its result goes onward.', SCRIPT_SCHEMA, sandbox, sources),
     sandboxedType('filter', 'Passes the message on when the script\'s result is truthy.', PREDICATE_SCHEMA, sandbox, sources),
