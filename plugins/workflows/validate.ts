@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import { ApiError } from '../../kernel/errors.js';
 import type { Extensions } from '../../kernel/plugin/api.js';
 import { componentTypes, type ComponentKind, type ComponentType } from '../components/contract.js';
@@ -26,7 +27,11 @@ export function streamsOf(extensions: Extensions): WorkflowStreams {
   return streams;
 }
 
+// With the formats types declare (`uri`, `date-time`...): without them ajv ignores `format`, and an
+// inline step's config the components plugin would refuse passed here, to fail only at run time.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => void;
 const ajv = new Ajv({ strict: false, allErrors: false });
+addFormats(ajv);
 const compiled = new WeakMap<object, ValidateFunction>();
 
 function checkConfig(type: ComponentType, config: Record<string, unknown>, pointer: string): void {
