@@ -40,6 +40,13 @@ describe('workflows: script steps from a studio workspace', function () {
     expect(pinned.headers['x-workflow-source']).to.equal(id);
     const message = await tk.request('GET', `/messages/${id}`);
     expect(message.body.deliveries.map((d: any) => [d.workflow, d.status]).sort()).to.deep.equal([['current', 'processed'], ['pinned', 'processed']]);
+
+    // A replay builds the step again (inside the replay's transaction): the pinned files still.
+    const [run] = (await tk.request('GET', '/workflows/pinned/runs')).body.items;
+    const replay = await tk.request('POST', `/workflows/pinned/runs/${run.id}/replay`, { body: { request_id: 'replay-pinned' } });
+    expect(replay.status, replay.text).to.equal(201);
+    expect(replay.body).to.include({ replay_of: run.id, status: 'processed', message_id: id });
+    expect((await readAll(tk, 'ws-pinned')).map((m: any) => m.value.gross)).to.deep.equal([120, 120]);
   });
 
   it('runs another entry of the workspace', async () => {
@@ -56,6 +63,8 @@ describe('workflows: script steps from a studio workspace', function () {
       [{ workspace_id: 'pricing', revision: 9 }, '/steps/0/config/revision'],
       [{ workspace_id: 'pricing', revision: 1, entry: 'alt.js' }, '/steps/0/config/entry'],
       [{ workspace_id: 'pricing', source: 'x' }, '/steps/0/config'],
+      [{ workspace_id: 'pricing', revision: 2 ** 53 - 1 }, '/steps/0/config/revision'],
+      [{ workspace_id: 'pri\u0000cing' }, '/steps/0/config/workspace_id'],
     ];
     for (const [config, pointer] of cases) {
       const res = await tk.request('POST', '/workflows', { body: workflow('bad', config, 'ws-pinned') });
