@@ -87,10 +87,12 @@ export function amqpPublishType(settings: ConnectorsSettings): ComponentType {
       type: 'object',
       additionalProperties: false,
       required: ['url', 'exchange', 'routing_key'],
-      properties: { url: amqpUrl, exchange: { type: 'string', maxLength: 255, description: 'The exchange; "" is the default exchange (routing_key is then the queue).' }, routing_key: { type: 'string', maxLength: 255 }, persistent: { type: 'boolean', default: true } },
+      properties: { url: amqpUrl, exchange: { type: 'string', maxLength: 255, description: 'The exchange; "" is the default exchange (routing_key is then the queue).' }, routing_key: { type: 'string', maxLength: 255 }, persistent: { type: 'boolean', default: true }, mandatory: { type: 'boolean', default: true, description: 'A message no queue takes fails the delivery (retried, then dead) instead of being dropped by the broker.' } },
     },
     create(config) {
       let broken = false;
+      // Ids of mandatory messages the broker returned as unroutable: it returns before it confirms.
+      const returned = new Set<string>();
       const connection = lazy<{ model: ChannelModel; channel: ConfirmChannel }>(
         async () => {
           broken = false;
@@ -100,6 +102,7 @@ export function amqpPublishType(settings: ConnectorsSettings): ComponentType {
           const channel = await model.createConfirmChannel();
           channel.on('error', () => (broken = true));
           channel.on('close', () => (broken = true));
+          channel.on('return', (m: { properties: { messageId?: unknown } }) => void returned.add(String(m.properties.messageId)));
           return { model, channel };
         },
         () => !broken,
@@ -114,8 +117,13 @@ export function amqpPublishType(settings: ConnectorsSettings): ComponentType {
               messageId: message.id,
               contentType,
               persistent: (config.persistent as boolean | undefined) ?? true,
+              mandatory: (config.mandatory as boolean | undefined) ?? true,
               headers: { 'idempotency-key': message.id },
-            }, (err) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve()));
+            }, (err) => {
+              if (err) reject(err instanceof Error ? err : new Error(String(err)));
+              else if (returned.delete(message.id)) reject(new Error(`the AMQP broker routed the message to no queue (exchange "${config.exchange as string}", routing key "${config.routing_key as string}")`));
+              else resolve();
+            });
           }));
         },
         stop: () => connection.close(),

@@ -102,6 +102,33 @@ describe('connectors: sinks deliver to the real brokers with the message id as i
     expect(got[0]!.properties.userProperties).to.deep.include({ 'message-id': 'msg_mqtt_1' });
   });
 
+  it('amqp.publish: a message no queue takes fails the delivery (mandatory by default) instead of vanishing; mandatory: false lets it go', async () => {
+    const queue = unique('rt-nobody');
+    const runtime = await sink(amqpPublishType(settings()), { url: 'amqp://guest:guest@127.0.0.1:5672', exchange: '', routing_key: queue });
+    const lenient = await sink(amqpPublishType(settings()), { url: 'amqp://guest:guest@127.0.0.1:5672', exchange: '', routing_key: queue, mandatory: false });
+    try {
+      let failure: Error | undefined;
+      await runtime.deliver!(message('msg_amqp_unroutable', { lost: true }), context()).catch((err: Error) => (failure = err));
+      expect(failure?.message).to.match(/routed the message to no queue/);
+      await lenient.deliver!(message('msg_amqp_dropped', { lost: true }), context());
+      // The same runtime still delivers once a queue takes it.
+      const connection = await amqp.connect('amqp://guest:guest@127.0.0.1:5672');
+      const channel = await connection.createChannel();
+      await channel.assertQueue(queue, { durable: false });
+      try {
+        await runtime.deliver!(message('msg_amqp_routed', { lost: false }), context());
+        const got = await channel.get(queue, { noAck: true });
+        expect(got && got.properties.messageId).to.equal('msg_amqp_routed');
+      } finally {
+        await channel.deleteQueue(queue).catch(() => undefined);
+        await connection.close();
+      }
+    } finally {
+      await runtime.stop!();
+      await lenient.stop!();
+    }
+  });
+
   it('amqp.publish: the queue gets the message with message-id = the message id, confirmed', async () => {
     const queue = unique('rt-pub');
     const connection = await amqp.connect('amqp://guest:guest@127.0.0.1:5672');
