@@ -1,5 +1,6 @@
 import { contribute, coreExtensions, coreServices, createPlugin, fromRoot } from '../../kernel/plugin/api.js';
 import type { StreamBackend } from './backend.js';
+import { bpmnStreamPublisher } from './bpmn-publisher.js';
 import { streamCodecs } from './contract.js';
 import { messageHandlers } from './handlers/messages.js';
 import { streamHandlers } from './handlers/streams.js';
@@ -30,7 +31,7 @@ export default createPlugin<
     return {
       handlers: { ...streamHandlers(service), ...messageHandlers(service), ...tailHandlers(service, db) },
       offers: [streamCodecs],
-      contributions: [contribute(coreExtensions.jobs, retentionJob(db, backend, clock, { intervalMs: settings.retention_interval_seconds * 1000, batch: settings.retention_batch }))],
+      contributions: [bpmnStreamPublisher(service), contribute(coreExtensions.jobs, retentionJob(db, backend, clock, { intervalMs: settings.retention_interval_seconds * 1000, batch: settings.retention_batch }))],
       stop: async () => {
         await backend.close?.();
       },
