@@ -68,6 +68,9 @@ class StepLimit extends Error {}
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value ?? {})) as T;
+/** bpmn-elements puts the process's run message (fields, content, properties) among its variables; they are not the instance's. */
+const ENGINE_KEYS = new Set(['fields', 'content', 'properties']);
+const userVariables = (variables: Record<string, unknown>): Record<string, unknown> => clone(Object.fromEntries(Object.entries(variables).filter(([k]) => !ENGINE_KEYS.has(k))));
 
 export class InstanceEngine {
   private readonly engine: InstanceType<typeof Engine>;
@@ -136,11 +139,11 @@ export class InstanceEngine {
     const history = [...this.history.values()];
     if (this.failure) {
       const activityId = (this.failure as { source?: { content?: { id?: string } } }).source?.content?.id ?? null;
-      return { state: 'incident', waits: [], history, incidents: [...this.incidents, { activityId, message: this.failure.message }], variables: clone(this.variables()) };
+      return { state: 'incident', waits: [], history, incidents: [...this.incidents, { activityId, message: this.failure.message }], variables: userVariables(this.variables()) };
     }
     const engineState = await this.engine.getState();
     const state = this.ended ? 'completed' : this.incidents.length > 0 ? 'incident' : 'active';
-    return { state, waits: this.ended ? [] : [...this.waits.values()], history, incidents: this.incidents, variables: clone(this.variables()), engineState };
+    return { state, waits: this.ended ? [] : [...this.waits.values()], history, incidents: this.incidents, variables: userVariables(this.variables()), engineState };
   }
 
 
@@ -174,7 +177,7 @@ export class InstanceEngine {
     on('activity.start', (api) => {
       if (api.type.endsWith('EventDefinition')) return;
       this.steps += 1;
-      this.history.set(api.executionId, { executionId: api.executionId, activityId: api.id, type: api.type, name: api.name ?? null, startedAt: new Date(), variables: clone(this.variables()) });
+      this.history.set(api.executionId, { executionId: api.executionId, activityId: api.id, type: api.type, name: api.name ?? null, startedAt: new Date(), variables: userVariables(this.variables()) });
       if (this.steps > this.deps.maxSteps) {
         const err = new StepLimit(`The instance ran ${this.deps.maxSteps} activities without waiting (a loop without a wait state?); stopped.`);
         this.failure ??= err;
@@ -247,7 +250,7 @@ export class InstanceEngine {
       if (!/^(javascript|js)$/i.test(script.language)) throw new Error(`Script language "${script.language}" is not supported (JavaScript only).`);
       const sandbox = this.deps.sandbox();
       if (!sandbox) throw new Error('No sandbox is available to run scripts.');
-      const outcome = await sandbox.run({ tenantId: this.instance.tenantId, files: { 'main.js': script.body }, input: { body: null, headers: {}, key: this.instance.businessKey }, globals: { variables: clone(scope.environment.variables) } });
+      const outcome = await sandbox.run({ tenantId: this.instance.tenantId, files: { 'main.js': script.body }, input: { body: null, headers: {}, key: this.instance.businessKey }, globals: { variables: userVariables(scope.environment.variables) } });
       if (!outcome.ok) throw new Error(`Script failed: ${outcome.error?.message ?? 'unknown error'}${outcome.error?.line ? ` (line ${outcome.error.line})` : ''}`);
       if (isCondition) return Boolean(outcome.result);
       if (isPlainObject(outcome.result)) Object.assign(scope.environment.variables, outcome.result);
@@ -269,7 +272,7 @@ export class InstanceEngine {
             const publisher = self.deps.publishers().find((p) => p.scheme === scheme);
             if (!publisher || !target) throw new Error(`No runtime action for implementation "${implementation}" (expected e.g. "stream:<stream id>").`);
             if (!self.trx) throw new Error('A service task ran outside an advance.');
-            const variables = clone(self.variables());
+            const variables = userVariables(self.variables());
             return publisher.publish(self.trx, { tenantId: self.instance.tenantId, target, key: self.instance.businessKey ?? self.instance.id, value: variables, headers: { 'x-bpmn-instance': self.instance.id, 'x-bpmn-activity': activity.id } });
           }, (err, result) => callback(err, result));
         },
