@@ -319,6 +319,8 @@ export interface KernelServices {
   events: Events;
   /** One-time tickets that open WebSocket routes. */
   tickets: TicketService;
+  /** Runs tenant code (QuickJS in worker threads); workers start on the first run. */
+  sandbox: import('../sandbox/types.js').Sandbox;
 }
 
 /** Which tenants exist: the kernel asks it to refuse writes to unknown tenants and to list account-wide. */

@@ -9,6 +9,7 @@ import { ExtensionRegistry } from '../plugin/extensions.js';
 import { createReadiness } from '../readiness.js';
 import { createTicketStore } from '../realtime/tickets.js';
 import { createSecretStore } from '../secrets.js';
+import { createSandbox } from '../../sandbox/index.js';
 import type { Catalog, Clock, KernelServices } from '../types.js';
 
 /** The kernel's own services, before any plugin is set up, and what must be stopped with them. */
@@ -23,6 +24,17 @@ export interface CoreServices {
   /** Filled by the mount phase: each operation's composed pipeline, for the dispatcher. */
   runners: Map<string, RouteRunner>;
   stopBackground(): Promise<void>;
+}
+
+/** The sandbox's settings from config (the schema filled in RUNTIME.md's defaults). */
+function sandboxOptions(config: Readonly<KernelConfig>): Parameters<typeof createSandbox>[0] {
+  const c = config.sandbox ?? {};
+  const limits: Record<string, number> = {};
+  for (const key of ['deadline_ms', 'memory_bytes', 'stack_bytes', 'output_bytes', 'pushes'] as const) {
+    const value = c[key];
+    if (value !== undefined) limits[key] = value;
+  }
+  return { limits, ...(c.pool_size !== undefined ? { poolSize: c.pool_size } : {}), ...(c.backstop_margin_ms !== undefined ? { backstopMarginMs: c.backstop_margin_ms } : {}) };
 }
 
 /**
@@ -44,6 +56,7 @@ export function createCoreServices(input: { config: Readonly<KernelConfig>; logg
     return true;
   });
   const tickets = createTicketStore(clock);
+  const sandbox = createSandbox(sandboxOptions(config));
   const services: KernelServices = {
     db: database.knex,
     logger,
@@ -62,6 +75,7 @@ export function createCoreServices(input: { config: Readonly<KernelConfig>; logg
     jobs,
     events,
     tickets,
+    sandbox,
   };
   return {
     services,
@@ -74,6 +88,7 @@ export function createCoreServices(input: { config: Readonly<KernelConfig>; logg
     async stopBackground() {
       await jobs.stop();
       await events.stop();
+      await sandbox.close();
     },
   };
 }

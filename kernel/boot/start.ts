@@ -36,4 +36,6 @@ export async function stopAll(input: { core: CoreServices; plugins: readonly Set
     }
   }
   await core.events.stop();
+  // After the plugins: nothing runs tenant code any more.
+  await services.sandbox.close();
 }

@@ -15,6 +15,7 @@ import type {
   AuditEntry, AuditSink, Authenticator, Catalog, Clock, Dispatcher, KernelMode, LogRecord, LogSink, MaintenanceCommand, Migration, PluginContext, PluginDefinition, PluginInstance, Readiness, SecretStore, StepFactory, StepSlot, TenantDirectory, TicketService,
 } from '../types.js';
 import type { Manifest } from '../manifest/types.js';
+import type { Sandbox } from '../../sandbox/types.js';
 import { contribute, extensionPoint, serviceRef, type Contribution, type ExtensionPoint, type ServiceRef, type ServicesOf } from './refs.js';
 
 export { contribute, extensionPoint, serviceRef, type Contribution, type ExtensionPoint, type ServiceRef, type ServicesOf };
@@ -71,6 +72,8 @@ export const coreServices = {
   audit: serviceRef<AuditTrail>('audit'),
   logs: serviceRef<RuntimeLog>('logs'),
   extensions: serviceRef<Extensions>('extensions'),
+  /** Runs tenant code in QuickJS (WebAssembly) in worker threads, under limits; only JSON crosses. */
+  sandbox: serviceRef<Sandbox>('sandbox'),
 } as const;
 
 /** Every service id, for checking what a manifest or a plugin asks for. */
@@ -160,3 +163,4 @@ export { CommandError } from '../admin/command-error.js';
 export { MAX_DEPTH, unstorableText } from '../input/hostile.js';
 export type { JobContext, JobOutcome, JobSpec, Jobs, Lease, Leases } from '../jobs/types.js';
 export type { Events } from '../events/types.js';
+export type { Sandbox, SandboxError, SandboxInput, SandboxJob, SandboxLimit, SandboxLimits, SandboxResult } from '../../sandbox/types.js';

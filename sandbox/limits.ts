@@ -1,0 +1,35 @@
+import type { SandboxLimits } from './types.js';
+
+/** RUNTIME.md's defaults; the kernel's config (`sandbox.*`) overrides them. */
+export const DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
+  deadline_ms: 1000,
+  memory_bytes: 32 * 1024 * 1024,
+  stack_bytes: 1024 * 1024,
+  output_bytes: 1024 * 1024,
+  pushes: 1000,
+});
+
+/**
+ * A job's effective limits: the pool's, overridden by the job's own. The stack cannot grow past
+ * the pool's, because each worker's native stack was sized for that (worker-stack.ts).
+ */
+export function effectiveLimits(pool: Readonly<SandboxLimits>, job: Partial<SandboxLimits> | undefined): SandboxLimits {
+  const merged = { ...pool };
+  for (const key of Object.keys(pool) as Array<keyof SandboxLimits>) {
+    const value = job?.[key];
+    if (typeof value === 'number' && Number.isFinite(value) && value > 0) merged[key] = Math.floor(value);
+  }
+  merged.stack_bytes = Math.min(merged.stack_bytes, pool.stack_bytes);
+  return merged;
+}
+
+/**
+ * The worker thread's native stack, in MiB. QuickJS counts its own stack in the WebAssembly
+ * shadow stack, but every interpreted call also nests WebAssembly frames on the thread's native
+ * stack, several times larger; if that overflows first, V8 throws inside the interpreter and
+ * corrupts it. 16× the interpreter's stack (measured: 8× is not enough for JSON.stringify of a
+ * deeply nested array at 1 MiB) keeps QuickJS's own "stack overflow" the one that fires.
+ */
+export function workerStackMb(stackBytes: number): number {
+  return Math.max(16, Math.ceil((stackBytes * 16) / (1024 * 1024)) + 4);
+}
