@@ -184,19 +184,26 @@ export class InstanceEngine {
         throw err;
       }
     });
+    const dropWaits = (executionId: string) => {
+      for (const key of [...this.waits.keys()]) if (key === executionId || key.startsWith(`${executionId}_`)) this.waits.delete(key);
+    };
+    // An event definition reports under its own execution (`<parent>_<index>`) or its parent's;
+    // either way the history row is the parent activity's.
+    const historyId = (api: { type: string; executionId: string }) => (api.type.endsWith('EventDefinition') ? (/^(.*_[0-9a-f]{10})_\d+$/.exec(api.executionId)?.[1] ?? api.executionId) : api.executionId);
     const close = (outcome: string) => (api: { id: string; type: string; name?: string; executionId: string }) => {
-      for (const key of [...this.waits.keys()]) if (key === api.executionId || key.startsWith(`${api.executionId}_`)) this.waits.delete(key);
-      if (api.type.endsWith('EventDefinition')) return;
-      const entry = this.history.get(api.executionId) ?? { executionId: api.executionId, activityId: api.id, type: api.type, name: api.name ?? null };
-      if (entry.outcome && outcome === 'completed') return;
-      this.history.set(api.executionId, { ...entry, endedAt: new Date(), outcome });
+      dropWaits(api.executionId);
+      const executionId = historyId(api);
+      const entry = this.history.get(executionId);
+      // The first outcome in an advance wins: an activity that ended also leaves, one interrupted only leaves.
+      if (entry?.outcome) return;
+      const type = api.type.endsWith('EventDefinition') ? 'bpmn:Event' : api.type;
+      this.history.set(executionId, { ...(entry ?? { executionId, activityId: api.id, type, name: api.name ?? null }), endedAt: new Date(), outcome });
     };
     on('activity.end', close('completed'));
     on('activity.discard', close('discarded'));
     on('activity.error', close('failed'));
-    on('activity.stop', (api) => {
-      for (const key of [...this.waits.keys()]) if (key === api.executionId || key.startsWith(`${api.executionId}_`)) this.waits.delete(key);
-    });
+    on('activity.leave', close('interrupted'));
+    on('activity.stop', (api) => dropWaits(api.executionId));
     on('activity.wait', (api) => {
       const content = api.content;
       if (api.type === 'bpmn:UserTask') {

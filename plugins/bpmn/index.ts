@@ -14,15 +14,15 @@ import { timerJob } from './workers.js';
  * service tasks through `bpmn.publishers` (the streams plugin contributes `stream:`).
  */
 export default createPlugin<
-  { db: typeof coreServices.db; clock: typeof coreServices.clock; logs: typeof coreServices.logs; extensions: typeof coreServices.extensions },
+  { db: typeof coreServices.db; clock: typeof coreServices.clock; logs: typeof coreServices.logs; extensions: typeof coreServices.extensions; sandbox: typeof coreServices.sandbox },
   BpmnSettings
 >({
   id: 'bpmn',
   manifest: fromRoot('manifests', 'bpmn.json'),
   migrations: [createBpmn],
-  deps: { db: coreServices.db, clock: coreServices.clock, logs: coreServices.logs, extensions: coreServices.extensions },
-  setup({ db, clock, logs, extensions }, { settings }) {
-    const service = new BpmnService(clock, logs, { sandbox: () => undefined, publishers: () => extensions.all(bpmnPublishers) }, settings);
+  deps: { db: coreServices.db, clock: coreServices.clock, logs: coreServices.logs, extensions: coreServices.extensions, sandbox: coreServices.sandbox },
+  setup({ db, clock, logs, extensions, sandbox }, { settings }) {
+    const service = new BpmnService(clock, logs, { sandbox: () => sandbox, publishers: () => extensions.all(bpmnPublishers) }, settings);
     return {
       handlers: { ...definitionHandlers(service), ...instanceHandlers(service), ...taskHandlers(service) },
       offers: [bpmnPublishers],
