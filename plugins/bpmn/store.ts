@@ -217,11 +217,10 @@ export class WaitStore {
   }
 
   async waitsOf(tenantId: string, instanceId: string): Promise<{ tasks: TaskRow[]; subscriptions: SubscriptionRow[]; timers: Array<{ activity_id: string; due_at: Date }> }> {
-    const [tasks, subscriptions, timers] = await Promise.all([
-      this.db('bpmn_tasks').where({ tenant_id: tenantId, instance_id: instanceId }).orderBy('id'),
-      this.db('bpmn_subscriptions').where({ tenant_id: tenantId, instance_id: instanceId }).orderBy('activity_id'),
-      this.db('bpmn_timers').select('activity_id', 'due_at').where({ tenant_id: tenantId, instance_id: instanceId }).orderBy('due_at'),
-    ]);
+    // One after another: `db` may be a transaction, whose one connection takes one query at a time.
+    const tasks = await this.db('bpmn_tasks').where({ tenant_id: tenantId, instance_id: instanceId }).orderBy('id');
+    const subscriptions = await this.db('bpmn_subscriptions').where({ tenant_id: tenantId, instance_id: instanceId }).orderBy('activity_id');
+    const timers = await this.db('bpmn_timers').select('activity_id', 'due_at').where({ tenant_id: tenantId, instance_id: instanceId }).orderBy('due_at');
     return { tasks, subscriptions, timers };
   }
 }
