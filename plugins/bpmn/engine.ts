@@ -16,7 +16,7 @@ import type { BpmnPublisher } from './contract.js';
 
 export type Wait =
   | { kind: 'task'; activityId: string; executionId: string; name: string | null }
-  | { kind: 'message' | 'signal'; activityId: string; executionId: string; ref: string; name: string }
+  | { kind: 'message' | 'signal'; activityId: string; executionId: string; ref: string; name: string; correlationKey?: string | null }
   | { kind: 'timer'; activityId: string; executionId: string; dueAt: Date };
 
 export interface HistoryEntry {
@@ -89,14 +89,14 @@ export class InstanceEngine {
   constructor(
     private readonly deps: EngineDeps,
     private readonly meta: DefinitionMeta,
-    moddleContext: unknown,
+    sourceContext: unknown,
     private readonly instance: InstanceRef,
     engineState: unknown,
     variables: Record<string, unknown>,
   ) {
     this.engine = new Engine({
       name: instance.id,
-      moddleContext,
+      sourceContext,
       variables,
       timers: this.timers(),
       scripts: this.scripts(),
@@ -142,6 +142,8 @@ export class InstanceEngine {
       return { state: 'incident', waits: [], history, incidents: [...this.incidents, { activityId, message: this.failure.message }], variables: userVariables(this.variables()) };
     }
     const engineState = await this.engine.getState();
+    // The definition itself is not state: recover takes it from the engine's sourceContext.
+    for (const definition of (engineState as unknown as { definitions: Array<{ source?: unknown }> }).definitions) delete definition.source;
     const state = this.ended ? 'completed' : this.incidents.length > 0 ? 'incident' : 'active';
     return { state, waits: this.ended ? [] : [...this.waits.values()], history, incidents: this.incidents, variables: userVariables(this.variables()), engineState };
   }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /**
  * Ids that sort by creation time (millisecond prefix, then randomness), so listing by id is
@@ -7,4 +7,9 @@ import { randomBytes } from 'node:crypto';
 export function newId(prefix: string): string {
   const time = Date.now().toString(36).padStart(9, '0');
   return `${prefix}_${time}${randomBytes(8).toString('hex')}`;
+}
+
+/** A user task's id follows from its instance and execution, so an advance knows it without reading it back. */
+export function taskIdOf(instanceId: string, executionId: string): string {
+  return `bpt_${createHash('sha256').update(`${instanceId}:${executionId}`).digest('hex').slice(0, 32)}`;
 }

@@ -1,11 +1,12 @@
 import type { Knex } from 'knex';
 import { BpmnModdle } from 'bpmn-moddle';
+import { Engine } from 'bpmn-engine';
 import { ApiError } from '../../kernel/errors.js';
 import type { Clock } from '../../kernel/types.js';
 import type { RuntimeLog } from '../../kernel/plugin/api.js';
 import { parseDefinition } from './definitions.js';
 import { InstanceEngine, type EngineDeps, type Input } from './engine.js';
-import { newId } from './ids.js';
+import { newId, taskIdOf } from './ids.js';
 import { DefinitionStore, HistoryStore, IncidentStore, InstanceStore, WaitStore, type DefinitionRow, type InstanceRow } from './store.js';
 
 export interface BpmnSettings {
@@ -76,7 +77,14 @@ export class BpmnService {
     const id = `${definition.tenant_id}/${definition.key}`;
     let context = this.contexts.get(id);
     if (!context) {
-      context = new BpmnModdle().fromXML(definition.xml);
+      // The engine's serialized form of the definition, made once: engines built from it skip
+      // parsing and serializing, and saved states leave it out (recover takes it from here).
+      context = (async () => {
+        const parsed = await new BpmnModdle().fromXML(definition.xml);
+        const engine = new Engine({ name: 'definition', moddleContext: parsed } as never);
+        const [loaded] = (await engine.getDefinitions()) as unknown as Array<{ environment: { options: { source: unknown } } }>;
+        return loaded!.environment.options.source;
+      })();
       this.contexts.set(id, context);
       context.catch(() => this.contexts.delete(id));
     }
@@ -88,10 +96,11 @@ export class BpmnService {
     const now = this.clock.now();
     const row: InstanceRow = {
       tenant_id: tenantId, id: newId('bpi'), definition_key: definition.key, process_id: definition.process_id, version: definition.version,
-      business_key: options.businessKey, state: 'active', variables: options.variables, engine_state: options.engineState ?? null, revision: 0,
+      business_key: options.businessKey, state: 'active', variables: options.variables, waiting: [], state_revision: options.engineState ? 0 : null, revision: 0,
       replay_of: options.replayOf ?? null, replay_from: options.replayFrom ?? null, created_at: now, updated_at: now, ended_at: null,
     };
     await new InstanceStore(trx).insert(row);
+    if (options.engineState) await new HistoryStore(trx).snapshot(tenantId, row.id, 0, [], options.variables, options.engineState, now);
     this.log(tenantId, 'info', `Instance ${row.id} of ${definition.process_id} v${definition.version} started${options.replayOf ? ` (replay of ${options.replayOf})` : ''}.`, { instance: row.id, process_id: definition.process_id });
     return this.advance(trx, row, options.engineState ? { kind: 'resume' } : { kind: 'start' });
   }
@@ -112,31 +121,34 @@ export class BpmnService {
     // always starts from the saved state, because a kept engine's timers never fire.
     const engine = cached && cached.revision === row.revision && input.kind === 'signal'
       ? cached.engine
-      : new InstanceEngine({ ...this.engineDeps, maxSteps: this.settings.max_steps, retries: this.settings.retries, log: (level, message, fields) => this.log(row.tenant_id, level, message, fields) }, definition.meta, context, { tenantId: row.tenant_id, id: row.id, businessKey: row.business_key }, row.engine_state, row.variables);
+      : new InstanceEngine({ ...this.engineDeps, maxSteps: this.settings.max_steps, retries: this.settings.retries, log: (level, message, fields) => this.log(row.tenant_id, level, message, fields) }, definition.meta, context, { tenantId: row.tenant_id, id: row.id, businessKey: row.business_key }, row.state_revision === null ? undefined : await new HistoryStore(trx).stateAt(row.tenant_id, row.id, row.state_revision), row.variables);
     const result = await engine.advance(input, trx);
     const now = this.clock.now();
     const revision = row.revision + 1;
     const tenantId = row.tenant_id;
     await new HistoryStore(trx).record(tenantId, row.id, result.history, revision * 100_000);
     if (result.engineState !== undefined) {
-      const correlation = (ref: string): string | null => {
-        const variable = definition.meta.correlation[ref];
-        if (!variable) return row.business_key;
-        const value = result.variables[variable];
-        return value === undefined || value === null ? null : String(value);
-      };
-      await new WaitStore(trx).replace(tenantId, row.id, result.waits, correlation, () => newId('bpt'), now);
+      // A message subscription's key: the variable its message names (rt:correlationKey), else the business key.
+      for (const wait of result.waits) {
+        if (wait.kind !== 'message') continue;
+        const variable = definition.meta.correlation[wait.ref];
+        const value = variable ? result.variables[variable] : row.business_key;
+        wait.correlationKey = value === undefined || value === null ? null : String(value);
+      }
+      await new WaitStore(trx).replace(tenantId, row.id, row.waiting, result.waits, (executionId) => taskIdOf(row.id, executionId), now);
       if (result.state !== 'completed') await new HistoryStore(trx).snapshot(tenantId, row.id, revision, [...new Set(result.waits.map((w) => w.activityId))], result.variables, result.engineState, now);
     }
     for (const incident of result.incidents) {
       await new IncidentStore(trx).insert({ tenant_id: tenantId, id: newId('bpx'), instance_id: row.id, activity_id: incident.activityId, message: incident.message.slice(0, 4000), state: 'open', created_at: now, resolved_at: null });
       this.log(tenantId, 'error', `Incident on instance ${row.id}${incident.activityId ? ` at ${incident.activityId}` : ''}: ${incident.message}`, { instance: row.id, activity: incident.activityId });
     }
+    const snapshotted = result.engineState !== undefined && result.state !== 'completed';
     const saved: InstanceRow = {
       ...row, state: result.state, variables: result.variables, revision, updated_at: now,
-      engine_state: result.engineState ?? row.engine_state, ended_at: result.state === 'completed' ? now : null,
+      waiting: result.engineState !== undefined ? result.waits : row.waiting,
+      state_revision: snapshotted ? revision : row.state_revision, ended_at: result.state === 'completed' ? now : null,
     };
-    await new InstanceStore(trx).save(tenantId, row.id, { state: saved.state, variables: saved.variables, revision, updated_at: now, ended_at: saved.ended_at, ...(result.engineState !== undefined ? { engine_state: result.engineState } : {}) });
+    await new InstanceStore(trx).save(tenantId, row.id, { state: saved.state, variables: saved.variables, waiting: saved.waiting, state_revision: saved.state_revision, revision, updated_at: now, ended_at: saved.ended_at });
     if (result.state === 'completed') this.log(tenantId, 'info', `Instance ${row.id} completed.`, { instance: row.id });
     if (result.state === 'active' && result.engineState !== undefined) {
       // Kept only once the advance committed: a rolled-back advance must not leave its engine behind.

@@ -67,7 +67,8 @@ export interface InstanceRow {
   business_key: string | null;
   state: 'active' | 'completed' | 'cancelled' | 'incident';
   variables: Record<string, unknown>;
-  engine_state: unknown;
+  waiting: Wait[];
+  state_revision: number | null;
   revision: number;
   replay_of: string | null;
   replay_from: string | null;
@@ -76,9 +77,9 @@ export interface InstanceRow {
   ended_at: Date | null;
 }
 
-const INSTANCE_LIST_COLUMNS = ['tenant_id', 'id', 'definition_key', 'process_id', 'version', 'business_key', 'state', 'variables', 'revision', 'replay_of', 'replay_from', 'created_at', 'updated_at', 'ended_at'];
+const INSTANCE_LIST_COLUMNS = ['tenant_id', 'id', 'definition_key', 'process_id', 'version', 'business_key', 'state', 'variables', 'waiting', 'state_revision', 'revision', 'replay_of', 'replay_from', 'created_at', 'updated_at', 'ended_at'];
 
-export function instanceView(row: Omit<InstanceRow, 'engine_state'>): Record<string, unknown> {
+export function instanceView(row: InstanceRow): Record<string, unknown> {
   return {
     id: row.id, tenant_id: row.tenant_id, definition_key: row.definition_key, process_id: row.process_id, version: row.version,
     business_key: row.business_key, state: row.state, variables: row.variables, replay_of: row.replay_of, replay_from: row.replay_from,
@@ -90,7 +91,7 @@ export class InstanceStore {
   constructor(private readonly db: Db) {}
 
   async insert(row: InstanceRow): Promise<void> {
-    await this.db('bpmn_instances').insert({ ...row, variables: JSON.stringify(row.variables), engine_state: row.engine_state === null ? null : JSON.stringify(row.engine_state) });
+    await this.db('bpmn_instances').insert({ ...row, variables: JSON.stringify(row.variables), waiting: JSON.stringify(row.waiting) });
   }
 
   /** The row, locked for this transaction: the one advance of this instance that may run now. */
@@ -102,14 +103,14 @@ export class InstanceStore {
     return this.db('bpmn_instances').where({ tenant_id: tenantId, id }).first();
   }
 
-  async save(tenantId: string, id: string, fields: Partial<Pick<InstanceRow, 'state' | 'variables' | 'engine_state' | 'revision' | 'updated_at' | 'ended_at'>>): Promise<void> {
+  async save(tenantId: string, id: string, fields: Partial<Pick<InstanceRow, 'state' | 'variables' | 'waiting' | 'state_revision' | 'revision' | 'updated_at' | 'ended_at'>>): Promise<void> {
     const update: Record<string, unknown> = { ...fields };
     if (fields.variables !== undefined) update.variables = JSON.stringify(fields.variables);
-    if (fields.engine_state !== undefined) update.engine_state = fields.engine_state === null ? null : JSON.stringify(fields.engine_state);
+    if (fields.waiting !== undefined) update.waiting = JSON.stringify(fields.waiting);
     await this.db('bpmn_instances').where({ tenant_id: tenantId, id }).update(update);
   }
 
-  list(tenantId: string, filters: { state?: string; process_id?: string; business_key?: string }, after: string | undefined, fetch: number): Promise<Array<Omit<InstanceRow, 'engine_state'>>> {
+  list(tenantId: string, filters: { state?: string; process_id?: string; business_key?: string }, after: string | undefined, fetch: number): Promise<InstanceRow[]> {
     const query = this.db('bpmn_instances').select(INSTANCE_LIST_COLUMNS).where({ tenant_id: tenantId }).orderBy('id').limit(fetch);
     for (const [column, value] of Object.entries(filters)) if (value !== undefined) query.andWhere(column, value);
     if (after !== undefined) query.andWhere('id', '>', after);
@@ -155,26 +156,29 @@ export class WaitStore {
    * Makes the rows say what the instance waits for now: open tasks kept by execution (new ones
    * added, vanished ones cancelled), subscriptions and timers replaced.
    */
-  async replace(tenantId: string, instanceId: string, waits: readonly Wait[], correlationOf: (ref: string) => string | null, newTaskId: () => string, now: Date): Promise<void> {
-    const tasks = waits.filter((w): w is Extract<Wait, { kind: 'task' }> => w.kind === 'task');
-    const open = await this.db('bpmn_tasks').select('execution_id').where({ tenant_id: tenantId, instance_id: instanceId, state: 'open' });
-    const waiting = new Set(tasks.map((t) => t.executionId));
-    const gone = open.map((r: { execution_id: string }) => r.execution_id).filter((e: string) => !waiting.has(e));
+  async replace(tenantId: string, instanceId: string, previous: readonly Wait[], waits: readonly Wait[], taskId: (executionId: string) => string, now: Date): Promise<void> {
+    const tasksOf = (list: readonly Wait[]) => list.filter((w): w is Extract<Wait, { kind: 'task' }> => w.kind === 'task');
+    const waiting = new Set(tasksOf(waits).map((t) => t.executionId));
+    const before = new Set(tasksOf(previous).map((t) => t.executionId));
+    const gone = [...before].filter((e) => !waiting.has(e));
     if (gone.length > 0) await this.db('bpmn_tasks').where({ tenant_id: tenantId, instance_id: instanceId, state: 'open' }).whereIn('execution_id', gone).update({ state: 'cancelled', completed_at: now });
-    if (tasks.length > 0) {
+    const added = tasksOf(waits).filter((t) => !before.has(t.executionId));
+    if (added.length > 0) {
       await this.db('bpmn_tasks')
-        .insert(tasks.map((t) => ({ tenant_id: tenantId, id: newTaskId(), instance_id: instanceId, activity_id: t.activityId, execution_id: t.executionId, name: t.name, state: 'open', assignee: null, created_at: now })))
+        .insert(added.map((t) => ({ tenant_id: tenantId, id: taskId(t.executionId), instance_id: instanceId, activity_id: t.activityId, execution_id: t.executionId, name: t.name, state: 'open', assignee: null, created_at: now })))
         .onConflict(['tenant_id', 'instance_id', 'execution_id']).ignore();
     }
-    await this.db('bpmn_subscriptions').where({ tenant_id: tenantId, instance_id: instanceId }).delete();
-    const subscriptions = waits.filter((w): w is Extract<Wait, { kind: 'message' | 'signal' }> => w.kind === 'message' || w.kind === 'signal');
+    const subscriptionsOf = (list: readonly Wait[]) => list.filter((w): w is Extract<Wait, { kind: 'message' | 'signal' }> => w.kind === 'message' || w.kind === 'signal');
+    if (subscriptionsOf(previous).length > 0) await this.db('bpmn_subscriptions').where({ tenant_id: tenantId, instance_id: instanceId }).delete();
+    const subscriptions = subscriptionsOf(waits);
     if (subscriptions.length > 0) {
       await this.db('bpmn_subscriptions')
-        .insert(subscriptions.map((s) => ({ tenant_id: tenantId, instance_id: instanceId, kind: s.kind, name: s.name, ref: s.ref, correlation_key: s.kind === 'message' ? correlationOf(s.ref) : null, activity_id: s.activityId })))
+        .insert(subscriptions.map((s) => ({ tenant_id: tenantId, instance_id: instanceId, kind: s.kind, name: s.name, ref: s.ref, correlation_key: s.correlationKey ?? null, activity_id: s.activityId })))
         .onConflict(['tenant_id', 'instance_id', 'kind', 'ref', 'activity_id']).ignore();
     }
-    await this.db('bpmn_timers').where({ tenant_id: tenantId, instance_id: instanceId }).delete();
-    const timers = waits.filter((w): w is Extract<Wait, { kind: 'timer' }> => w.kind === 'timer');
+    const timersOf = (list: readonly Wait[]) => list.filter((w): w is Extract<Wait, { kind: 'timer' }> => w.kind === 'timer');
+    if (timersOf(previous).length > 0) await this.db('bpmn_timers').where({ tenant_id: tenantId, instance_id: instanceId }).delete();
+    const timers = timersOf(waits);
     if (timers.length > 0) await this.db('bpmn_timers').insert(timers.map((t) => ({ tenant_id: tenantId, instance_id: instanceId, execution_id: t.executionId, activity_id: t.activityId, due_at: t.dueAt })));
   }
 
@@ -263,6 +267,11 @@ export class HistoryStore {
 
   async snapshot(tenantId: string, instanceId: string, revision: number, waiting: string[], variables: Record<string, unknown>, engineState: unknown, now: Date): Promise<void> {
     await this.db('bpmn_snapshots').insert({ tenant_id: tenantId, instance_id: instanceId, revision, waiting, variables: JSON.stringify(variables), engine_state: JSON.stringify(engineState), created_at: now });
+  }
+
+  async stateAt(tenantId: string, instanceId: string, revision: number): Promise<unknown> {
+    const row = await this.db('bpmn_snapshots').select('engine_state').where({ tenant_id: tenantId, instance_id: instanceId, revision }).first();
+    return row?.engine_state;
   }
 
   /** The first saved state in which the instance waited at `activityId`. */

@@ -3,6 +3,7 @@ import { ApiError } from '../../../kernel/errors.js';
 import { afterKey, pageOf } from '../../../kernel/plugin/api.js';
 import type { Call, Handler } from '../../../kernel/types.js';
 import type { BpmnService } from '../service.js';
+import { taskIdOf } from '../ids.js';
 import { DefinitionStore, HistoryStore, IncidentStore, InstanceStore, WaitStore, incidentView, instanceView, taskView, type InstanceRow } from '../store.js';
 
 const tenant = (call: Call): string => call.tenantId as string;
@@ -17,7 +18,7 @@ interface StartBody {
 }
 
 /** An instance with where it waits, its tasks, history and incidents. */
-export async function fullInstance(db: Knex | Knex.Transaction, row: Omit<InstanceRow, 'engine_state'>): Promise<Record<string, unknown>> {
+export async function fullInstance(db: Knex | Knex.Transaction, row: InstanceRow): Promise<Record<string, unknown>> {
   const waits = await new WaitStore(db).waitsOf(row.tenant_id, row.id);
   const activities = [
     ...waits.tasks.filter((t) => t.state === 'open').map((t) => ({ activity_id: t.activity_id, kind: 'user_task', task_id: t.id })),
@@ -27,6 +28,21 @@ export async function fullInstance(db: Knex | Knex.Transaction, row: Omit<Instan
   const history = await new HistoryStore(db).of(row.tenant_id, row.id);
   const incidents = await new IncidentStore(db).list(row.tenant_id, { instance_id: row.id }, undefined, 1000);
   return { ...instanceView(row), activities, tasks: waits.tasks.map(taskView), history, incidents: incidents.map(incidentView) };
+}
+
+/**
+ * The answer of a call that advanced an instance: where it waits (from the row), its open tasks
+ * and, when it stopped on one, its open incidents. GET /bpmn/instances/{id} adds the history.
+ */
+export async function advancedInstance(db: Knex | Knex.Transaction, row: InstanceRow): Promise<Record<string, unknown>> {
+  const activities = row.waiting.map((w) => {
+    if (w.kind === 'task') return { activity_id: w.activityId, kind: 'user_task', task_id: taskIdOf(row.id, w.executionId) };
+    if (w.kind === 'timer') return { activity_id: w.activityId, kind: 'timer', due_at: new Date(w.dueAt).toISOString() };
+    return { activity_id: w.activityId, kind: w.kind, name: w.name, correlation_key: w.correlationKey ?? null };
+  });
+  const tasks = row.waiting.some((w) => w.kind === 'task') ? await new WaitStore(db).tasks(row.tenant_id, { instance_id: row.id, state: 'open' }, undefined, 1000) : [];
+  const incidents = row.state === 'incident' ? await new IncidentStore(db).list(row.tenant_id, { instance_id: row.id, state: 'open' }, undefined, 1000) : [];
+  return { ...instanceView(row), activities, tasks: tasks.map(taskView), incidents: incidents.map(incidentView) };
 }
 
 /** POST/GET /bpmn/instances, GET /bpmn/instances/{id}, cancel, replay. */
@@ -43,7 +59,7 @@ export function instanceHandlers(service: BpmnService): Record<string, Handler> 
       if (body.key !== undefined && body.version !== undefined && body.version !== definition.version) throw new ApiError('not_found', `Definition "${body.key}" is version ${definition.version}, not ${body.version}.`);
       const row = await service.start(trx(call), tenant(call), definition, { variables, businessKey: body.business_key ?? null });
       call.resourceId = row.id;
-      return { status: 201, body: await fullInstance(call.db, row), headers: { Location: `/bpmn/instances/${row.id}` } };
+      return { status: 201, body: await advancedInstance(call.db, row), headers: { Location: `/bpmn/instances/${row.id}` } };
     },
 
     async listBpmnInstances(call) {
@@ -66,10 +82,10 @@ export function instanceHandlers(service: BpmnService): Record<string, Handler> 
       const now = service.clock.now();
       await new WaitStore(call.db).clear(row.tenant_id, row.id, now, 'cancelled');
       await new IncidentStore(call.db).resolveOpen(row.tenant_id, row.id, now);
-      await new InstanceStore(call.db).save(row.tenant_id, row.id, { state: 'cancelled', revision: row.revision + 1, updated_at: now, ended_at: now });
+      await new InstanceStore(call.db).save(row.tenant_id, row.id, { state: 'cancelled', waiting: [], revision: row.revision + 1, updated_at: now, ended_at: now });
       service.forget(row.id);
       service.log(row.tenant_id, 'info', `Instance ${row.id} cancelled.`, { instance: row.id });
-      return { status: 200, body: await fullInstance(call.db, { ...row, state: 'cancelled', revision: row.revision + 1, updated_at: now, ended_at: now }) };
+      return { status: 200, body: await fullInstance(call.db, { ...row, state: 'cancelled', waiting: [], revision: row.revision + 1, updated_at: now, ended_at: now }) };
     },
 
     async replayBpmnInstance(call) {

@@ -4,7 +4,7 @@ import { afterKey, pageOf } from '../../../kernel/plugin/api.js';
 import type { Call, Handler } from '../../../kernel/types.js';
 import type { BpmnService } from '../service.js';
 import { IncidentStore, WaitStore, incidentView, taskView } from '../store.js';
-import { fullInstance } from './instances.js';
+import { advancedInstance, fullInstance } from './instances.js';
 
 const tenant = (call: Call): string => call.tenantId as string;
 const trx = (call: Call): Knex.Transaction => call.db as Knex.Transaction;
@@ -50,7 +50,7 @@ export function taskHandlers(service: BpmnService): Record<string, Handler> {
       if (row.state !== 'active') throw new ApiError('conflict', `Instance ${row.id} is ${row.state}; its tasks cannot be completed now.`);
       await waits.completeTask(tenant(call), task.id, variables, service.clock.now());
       const saved = await service.advance(trx(call), row, { kind: 'signal', ref: task.activity_id, executionId: task.execution_id, variables });
-      return { status: 200, body: await fullInstance(call.db, saved) };
+      return { status: 200, body: await advancedInstance(call.db, saved) };
     },
 
     async correlateBpmnMessage(call) {
@@ -86,7 +86,7 @@ export function taskHandlers(service: BpmnService): Record<string, Handler> {
       const row = await service.lockInstance(trx(call), tenant(call), incident.instance_id);
       await incidents.resolveOpen(row.tenant_id, row.id, service.clock.now());
       service.log(row.tenant_id, 'info', `Incident ${incident.id} resolved; instance ${row.id} retries.`, { instance: row.id, incident: incident.id });
-      const saved = await service.advance(trx(call), { ...row, state: 'active' }, row.engine_state ? { kind: 'resume' } : { kind: 'start' });
+      const saved = await service.advance(trx(call), { ...row, state: 'active' }, row.state_revision !== null ? { kind: 'resume' } : { kind: 'start' });
       return { status: 200, body: await fullInstance(call.db, saved) };
     },
   };

@@ -33,7 +33,10 @@ export const createBpmn: Migration = {
       t.text('business_key');
       t.text('state').notNullable();
       t.jsonb('variables').notNullable();
-      t.jsonb('engine_state');
+      /** What it waits for (as the wait rows say), so the next advance changes only the rows that change. */
+      t.jsonb('waiting').notNullable();
+      /** The snapshot holding the engine state to resume from (null before the first one). */
+      t.integer('state_revision');
       /** Grows at every advance: an in-memory engine is reused only when it saw this revision. */
       t.integer('revision').notNullable();
       t.text('replay_of');
