@@ -107,7 +107,7 @@ export class InstanceEngine {
     this.engine.on('error', (err: Error) => (this.failure ??= err));
     this.listen();
     if (engineState) {
-      this.engine.recover(clone(engineState) as never);
+      this.engine.recover(engineState as never);
     }
   }
 
@@ -141,9 +141,8 @@ export class InstanceEngine {
       const activityId = (this.failure as { source?: { content?: { id?: string } } }).source?.content?.id ?? null;
       return { state: 'incident', waits: [], history, incidents: [...this.incidents, { activityId, message: this.failure.message }], variables: userVariables(this.variables()) };
     }
-    const engineState = await this.engine.getState();
-    // The definition itself is not state: recover takes it from the engine's sourceContext.
-    for (const definition of (engineState as unknown as { definitions: Array<{ source?: unknown }> }).definitions) delete definition.source;
+    // An ended instance has no state worth keeping (null: nothing to resume, nothing failed).
+    const engineState = this.ended ? null : await this.engine.getState();
     const state = this.ended ? 'completed' : this.incidents.length > 0 ? 'incident' : 'active';
     return { state, waits: this.ended ? [] : [...this.waits.values()], history, incidents: this.incidents, variables: userVariables(this.variables()), engineState };
   }

@@ -83,7 +83,10 @@ export class BpmnService {
         const parsed = await new BpmnModdle().fromXML(definition.xml);
         const engine = new Engine({ name: 'definition', moddleContext: parsed } as never);
         const [loaded] = (await engine.getDefinitions()) as unknown as Array<{ environment: { options: { source: unknown } } }>;
-        return loaded!.environment.options.source;
+        const source = loaded!.environment.options.source as { serialize(): unknown };
+        // getState() would copy the whole definition into every saved state; recover finds it here instead.
+        source.serialize = () => undefined;
+        return source;
       })();
       this.contexts.set(id, context);
       context.catch(() => this.contexts.delete(id));
