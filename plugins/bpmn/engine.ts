@@ -15,7 +15,7 @@ import type { BpmnPublisher } from './contract.js';
  */
 
 export type Wait =
-  | { kind: 'task'; activityId: string; executionId: string; name: string | null }
+  | { kind: 'task'; activityId: string; executionId: string; name: string | null; createdAt?: string }
   | { kind: 'message' | 'signal'; activityId: string; executionId: string; ref: string; name: string; correlationKey?: string | null }
   | { kind: 'timer'; activityId: string; executionId: string; dueAt: Date };
 

@@ -104,7 +104,7 @@ export class BpmnService {
     };
     await new InstanceStore(trx).insert(row);
     if (options.engineState) await new HistoryStore(trx).snapshot(tenantId, row.id, 0, [], options.variables, options.engineState, now);
-    this.log(tenantId, 'info', `Instance ${row.id} of ${definition.process_id} v${definition.version} started${options.replayOf ? ` (replay of ${options.replayOf})` : ''}.`, { instance: row.id, process_id: definition.process_id });
+    if (options.replayOf) this.log(tenantId, 'info', `Instance ${row.id} of ${definition.process_id} v${definition.version} started as a replay of ${options.replayOf}.`, { instance: row.id, process_id: definition.process_id });
     return this.advance(trx, row, options.engineState ? { kind: 'resume' } : { kind: 'start' });
   }
 
@@ -138,6 +138,9 @@ export class BpmnService {
         const value = variable ? result.variables[variable] : row.business_key;
         wait.correlationKey = value === undefined || value === null ? null : String(value);
       }
+      // A task keeps the time it was first seen waiting (its row's created_at), so answers need not read it back.
+      const seen = new Map(row.waiting.flatMap((w) => (w.kind === 'task' && w.createdAt ? [[w.executionId, w.createdAt] as const] : [])));
+      for (const wait of result.waits) if (wait.kind === 'task') wait.createdAt = seen.get(wait.executionId) ?? now.toISOString();
       await new WaitStore(trx).replace(tenantId, row.id, row.waiting, result.waits, (executionId) => taskIdOf(row.id, executionId), now);
       if (result.state !== 'completed') await new HistoryStore(trx).snapshot(tenantId, row.id, revision, [...new Set(result.waits.map((w) => w.activityId))], result.variables, result.engineState, now);
     }

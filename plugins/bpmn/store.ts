@@ -165,7 +165,7 @@ export class WaitStore {
     const added = tasksOf(waits).filter((t) => !before.has(t.executionId));
     if (added.length > 0) {
       await this.db('bpmn_tasks')
-        .insert(added.map((t) => ({ tenant_id: tenantId, id: taskId(t.executionId), instance_id: instanceId, activity_id: t.activityId, execution_id: t.executionId, name: t.name, state: 'open', assignee: null, created_at: now })))
+        .insert(added.map((t) => ({ tenant_id: tenantId, id: taskId(t.executionId), instance_id: instanceId, activity_id: t.activityId, execution_id: t.executionId, name: t.name, state: 'open', assignee: null, created_at: t.createdAt ? new Date(t.createdAt) : now })))
         .onConflict(['tenant_id', 'instance_id', 'execution_id']).ignore();
     }
     const subscriptionsOf = (list: readonly Wait[]) => list.filter((w): w is Extract<Wait, { kind: 'message' | 'signal' }> => w.kind === 'message' || w.kind === 'signal');

@@ -40,9 +40,9 @@ export async function advancedInstance(db: Knex | Knex.Transaction, row: Instanc
     if (w.kind === 'timer') return { activity_id: w.activityId, kind: 'timer', due_at: new Date(w.dueAt).toISOString() };
     return { activity_id: w.activityId, kind: w.kind, name: w.name, correlation_key: w.correlationKey ?? null };
   });
-  const tasks = row.waiting.some((w) => w.kind === 'task') ? await new WaitStore(db).tasks(row.tenant_id, { instance_id: row.id, state: 'open' }, undefined, 1000) : [];
+  const tasks = row.waiting.flatMap((w) => (w.kind === 'task' ? [{ id: taskIdOf(row.id, w.executionId), tenant_id: row.tenant_id, instance_id: row.id, activity_id: w.activityId, name: w.name, state: 'open', assignee: null, created_at: w.createdAt ?? null, completed_at: null }] : []));
   const incidents = row.state === 'incident' ? await new IncidentStore(db).list(row.tenant_id, { instance_id: row.id, state: 'open' }, undefined, 1000) : [];
-  return { ...instanceView(row), activities, tasks: tasks.map(taskView), incidents: incidents.map(incidentView) };
+  return { ...instanceView(row), activities, tasks, incidents: incidents.map(incidentView) };
 }
 
 /** POST/GET /bpmn/instances, GET /bpmn/instances/{id}, cancel, replay. */
