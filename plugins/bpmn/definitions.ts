@@ -10,10 +10,10 @@ import { ApiError } from '../../kernel/errors.js';
 
 /** Elements the plugin runs (and the diagram interchange, which it ignores). */
 const SUPPORTED = new Set([
-  'bpmn:Definitions', 'bpmn:Process', 'bpmn:StartEvent', 'bpmn:EndEvent', 'bpmn:IntermediateCatchEvent', 'bpmn:IntermediateThrowEvent',
-  'bpmn:BoundaryEvent', 'bpmn:SequenceFlow', 'bpmn:Task', 'bpmn:ManualTask', 'bpmn:ServiceTask', 'bpmn:ScriptTask', 'bpmn:UserTask', 'bpmn:ReceiveTask',
-  'bpmn:ExclusiveGateway', 'bpmn:ParallelGateway', 'bpmn:InclusiveGateway', 'bpmn:SubProcess', 'bpmn:Message', 'bpmn:Signal', 'bpmn:Error',
-  'bpmn:TimerEventDefinition', 'bpmn:MessageEventDefinition', 'bpmn:SignalEventDefinition', 'bpmn:ErrorEventDefinition', 'bpmn:TerminateEventDefinition',
+  'bpmn:Definitions', 'bpmn:Process', 'bpmn:StartEvent', 'bpmn:EndEvent', 'bpmn:IntermediateCatchEvent',
+  'bpmn:BoundaryEvent', 'bpmn:SequenceFlow', 'bpmn:Task', 'bpmn:ServiceTask', 'bpmn:ScriptTask', 'bpmn:UserTask', 'bpmn:ReceiveTask',
+  'bpmn:ExclusiveGateway', 'bpmn:ParallelGateway', 'bpmn:SubProcess', 'bpmn:Message', 'bpmn:Signal', 'bpmn:Error',
+  'bpmn:TimerEventDefinition', 'bpmn:MessageEventDefinition', 'bpmn:SignalEventDefinition', 'bpmn:ErrorEventDefinition',
   'bpmn:FormalExpression', 'bpmn:Expression', 'bpmn:Documentation', 'bpmn:ExtensionElements', 'bpmn:LaneSet', 'bpmn:Lane', 'bpmn:TextAnnotation', 'bpmn:Association',
 ]);
 const IGNORED_PREFIXES = ['bpmndi:', 'dc:', 'di:'];
