@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { templateKept } from '../kernel/db/embedded.js';
 import { bpmnScenario } from './bpmn.js';
 import { streamsScenario } from './streams.js';
+import { studioScenario } from './studio.js';
 import { bootProcess, interleavedLoad, startTarget, load, latency, pairedLatency, ratio, type BootFigures, type Figures, type LoadOptions, type Running } from './harness.js';
 
 export interface BenchContext {
@@ -373,4 +374,4 @@ const boot: Scenario = {
   },
 };
 
-export const scenarios: Scenario[] = [health, componentsList, tokenList, auditedCreate, writeFloor, auditDeepPage, mcpCall, boot, streamsScenario, bpmnScenario];
+export const scenarios: Scenario[] = [health, componentsList, tokenList, auditedCreate, writeFloor, auditDeepPage, mcpCall, boot, streamsScenario, bpmnScenario, studioScenario];

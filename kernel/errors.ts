@@ -17,6 +17,8 @@ export const ERROR_CATALOGUE = {
   request_timeout: { status: 408, message: 'The request was not received in time.' },
   conflict: { status: 409, message: 'The request conflicts with the current state.' },
   duplicate_identifier: { status: 409, message: 'That identifier is already taken.' },
+  // Conditional requests (If-Match) of every plugin with revisioned resources (DESIGN.md: optimistic concurrency).
+  precondition_failed: { status: 412, message: 'If-Match names a revision (ETag) that is no longer the current one.' },
   payload_too_large: { status: 413, message: 'The request body is larger than the limit.' },
   unsupported_media_type: { status: 415, message: 'The request body has an unsupported content type.' },
   upgrade_required: { status: 426, message: 'This route must be opened with a protocol upgrade (WebSocket).' },

@@ -9,6 +9,8 @@ export interface GuestError {
   lineNumber?: number;
 }
 
+/** Frames that are not the script's own files: native code, the bootstrap (console.log, service.*), `Function(...)` bodies. */
+const HIDDEN_FILES = ['native', '<bootstrap>', '<input>'];
 const FRAME = /\(?([^\s()]+):(\d+):\d+\)?\s*$/;
 
 /** The first frame of a QuickJS stack (`    at f (lib.js:3:18)` or `    at main.js:3:10`). */
@@ -16,8 +18,7 @@ export function firstFrame(stack: string | undefined): { file: string; line: num
   if (!stack) return undefined;
   for (const raw of stack.split('\n', 20)) {
     const match = FRAME.exec(raw.trim());
-    // Frames of the bootstrap (console.log, service.*) and of `Function(...)` bodies are not the script's lines.
-    if (match && !['native', '<bootstrap>', '<input>'].includes(match[1] as string)) return { file: match[1] as string, line: Number(match[2]) };
+    if (match && !HIDDEN_FILES.includes(match[1] as string)) return { file: match[1] as string, line: Number(match[2]) };
   }
   return undefined;
 }
@@ -26,7 +27,7 @@ export function firstFrame(stack: string | undefined): { file: string; line: num
 export function sandboxError(guest: GuestError, limit?: SandboxLimit): SandboxError {
   const message = guest.name && guest.name !== 'Error' ? `${guest.name}: ${guest.message}` : guest.message;
   const error: SandboxError = { message: message.length > 2000 ? `${message.slice(0, 2000)}…` : message };
-  const frame = guest.lineNumber !== undefined && guest.fileName ? { file: guest.fileName, line: guest.lineNumber } : firstFrame(guest.stack);
+  const frame = guest.lineNumber !== undefined && guest.fileName && !HIDDEN_FILES.includes(guest.fileName) ? { file: guest.fileName, line: guest.lineNumber } : firstFrame(guest.stack);
   if (frame) {
     error.line = frame.line;
     error.file = frame.file;
@@ -37,7 +38,7 @@ export function sandboxError(guest: GuestError, limit?: SandboxLimit): SandboxEr
 
 /** Maps the interpreter's own errors to the limit that produced them. */
 export function limitOf(guest: GuestError): SandboxLimit | undefined {
-  if (guest.name !== 'InternalError' && guest.name !== 'RangeError') return undefined;
+  // Raised by the engine as InternalError, RangeError or (inside JSON.parse) SyntaxError.
   if (guest.message === 'out of memory') return 'memory';
   if (guest.message === 'stack overflow') return 'stack';
   return undefined;

@@ -24,6 +24,7 @@ interface RunState {
   logBytes: number;
   pushed: string[];
   pushedBytes: number;
+  refusedImport?: { message: string; file: string; line: number | undefined };
 }
 
 /**
@@ -138,8 +139,11 @@ export class Session {
         try {
           return normalizeModule(job.files, base, requested);
         } catch (err) {
+          const message = (err as Error).message;
           const token = `<refused import ${refusals.size + 1}>`;
-          refusals.set(token, (err as Error).message);
+          refusals.set(token, message);
+          // A static import fails while linking, with no stack: remember where the specifier is written.
+          state.refusedImport ??= { message, file: base, line: lineOf(job.files[base], requested) };
           return token;
         }
       },
@@ -158,6 +162,8 @@ export class Session {
     }
     const finished: SandboxResult = { ok: false, pushed: state.pushed.map(fromGuestJson), logs: state.logs, duration_ms: Math.round((performance.now() - started) * 100) / 100 };
     let error = outcome.error;
+    const refused = state.refusedImport;
+    if (error && error.line === undefined && refused?.line !== undefined && error.message === refused.message) error = { ...error, file: refused.file, line: refused.line };
     const limit = state.limit ?? (state.interrupted ? 'deadline' : error?.limit);
     if (limit) {
       // The limit's own message; the line (where the script was when it was stopped) stays.
@@ -184,6 +190,7 @@ export class Session {
     const invalid = this.install(job);
     if (invalid) return { error: { message: invalid } };
     if (!Object.hasOwn(job.files, entry)) return { error: { message: `no file ${entry} in the workspace` } };
+    if (typeof job.files[entry] !== 'string') return { error: { message: `${entry} is not text` } };
 
     const evaluated = ctx.evalCode(job.files[entry] as string, entry, { type: 'module' });
     if (evaluated.error) return { error: this.describe(evaluated.error) };
@@ -299,6 +306,14 @@ export class Session {
     }
     return sandboxError(guest, limitOf(guest));
   }
+}
+
+/** The 1-based line where `specifier` is written (quoted) in `source`. */
+function lineOf(source: string | undefined, specifier: string): number | undefined {
+  if (source === undefined) return undefined;
+  const lines = source.split('\n');
+  const index = lines.findIndex((line) => line.includes(`'${specifier}'`) || line.includes(`"${specifier}"`));
+  return index < 0 ? undefined : index + 1;
 }
 
 function limitValue(limits: SandboxLimits, limit: SandboxLimit): number {

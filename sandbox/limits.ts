@@ -10,16 +10,18 @@ export const DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
 });
 
 /**
- * A job's effective limits: the pool's, overridden by the job's own. The stack cannot grow past
- * the pool's, because each worker's native stack was sized for that (worker-stack.ts).
+ * A job's effective limits: the pool's, overridden by the job's own. Stack and memory cannot
+ * grow past the pool's: each worker's native stack and WebAssembly memory were sized for those.
  */
 export function effectiveLimits(pool: Readonly<SandboxLimits>, job: Partial<SandboxLimits> | undefined): SandboxLimits {
   const merged = { ...pool };
   for (const key of Object.keys(pool) as Array<keyof SandboxLimits>) {
     const value = job?.[key];
-    if (typeof value === 'number' && Number.isFinite(value) && value > 0) merged[key] = Math.floor(value);
+    // Zero pushes is a real limit (a filter that may not emit); the others must be positive.
+    if (typeof value === 'number' && Number.isFinite(value) && (value > 0 || (key === 'pushes' && value === 0))) merged[key] = Math.floor(value);
   }
   merged.stack_bytes = Math.min(merged.stack_bytes, pool.stack_bytes);
+  merged.memory_bytes = Math.min(merged.memory_bytes, pool.memory_bytes);
   return merged;
 }
 
@@ -32,4 +34,13 @@ export function effectiveLimits(pool: Readonly<SandboxLimits>, job: Partial<Sand
  */
 export function workerStackMb(stackBytes: number): number {
   return Math.max(16, Math.ceil((stackBytes * 16) / (1024 * 1024)) + 4);
+}
+
+/**
+ * Ceiling of a worker's WebAssembly memory: one run's heap, plus the interpreter's own data and
+ * the next run's session built ahead (about 16 MiB at start). QuickJS's memory limit misses
+ * some allocations (ArrayBuffer contents); this ceiling does not.
+ */
+export function workerMemoryCap(memoryBytes: number): number {
+  return memoryBytes + 32 * 1024 * 1024;
 }

@@ -35,7 +35,8 @@ export function normalizeModule(files: Readonly<Record<string, string>>, base: s
 /** The loader: a module's source; a `.json` file becomes a module whose default export is its value. */
 export function loadModule(files: Readonly<Record<string, string>>, name: string): string {
   if (!Object.hasOwn(files, name)) throw new ModuleError(`no file ${name} in the workspace`);
-  const source = files[name] as string;
+  const source = files[name];
+  if (typeof source !== 'string') throw new ModuleError(`${name} is not text`);
   if (name.endsWith('.json')) {
     try {
       JSON.parse(source);

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { DEFAULT_LIMITS, effectiveLimits, workerStackMb } from './limits.js';
+import { DEFAULT_LIMITS, effectiveLimits, workerMemoryCap, workerStackMb } from './limits.js';
 import { limitMessage } from './errors.js';
 import type { RunRequest, WorkerMessage, WorkerOptions } from './protocol.js';
 import type { Sandbox, SandboxJob, SandboxLimits, SandboxResult } from './types.js';
@@ -13,6 +13,14 @@ export interface SandboxOptions {
   backstopMarginMs?: number;
   /** Tests only: turn the interpreter's interrupt handler off, leaving the host backstop alone. */
   interruptHandler?: boolean;
+  /** Told when the host had to step in: a worker terminated by the backstop, or one that crashed or exited. */
+  onIncident?(incident: SandboxIncident): void;
+}
+
+export interface SandboxIncident {
+  kind: 'backstop' | 'worker_lost' | 'cannot_start';
+  tenantId?: string;
+  message: string;
 }
 
 interface Pending {
@@ -29,8 +37,12 @@ interface Slot {
   running: Pending | undefined;
   /** Set once the slot was replaced (terminated, crashed, retired): its events mean nothing more. */
   gone: boolean;
+  /** When it last finished a run: the longest idle worker takes the next one. */
+  idleSince: number;
 }
 
+/** setTimeout's largest delay; a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 const WORKER_URL = new URL('./worker.js', import.meta.url);
 
 function failed(message: string, durationMs = 0, limit?: 'deadline'): SandboxResult {
@@ -48,28 +60,36 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const limits = effectiveLimits(DEFAULT_LIMITS, options.limits);
   const poolSize = Math.max(1, Math.floor(options.poolSize ?? 2));
   const margin = options.backstopMarginMs ?? 500;
-  const workerOptions: WorkerOptions = { interruptHandler: options.interruptHandler ?? true };
+  const workerOptions: WorkerOptions = { interruptHandler: options.interruptHandler ?? true, memoryCapBytes: workerMemoryCap(limits.memory_bytes) };
   const slots: Slot[] = [];
   const queue: Pending[] = [];
   let sequence = 0;
   let closed = false;
+  /** Workers that died before they were ready, in a row: past a few, the sandbox cannot start here. */
+  let failedStarts = 0;
+  const MAX_FAILED_STARTS = 3;
 
   function spawn(): Slot {
     const worker = new Worker(WORKER_URL, { workerData: workerOptions, resourceLimits: { stackSizeMb: workerStackMb(limits.stack_bytes) } });
     // A worker keeps the process alive only while it starts or runs a job (see idle()).
-    const slot: Slot = { worker, ready: false, running: undefined, gone: false };
+    const slot: Slot = { worker, ready: false, running: undefined, gone: false, idleSince: 0 };
     worker.on('message', (message: WorkerMessage) => {
       if (slot.gone) return;
       if (message.type === 'ready') {
         slot.ready = true;
+        failedStarts = 0;
         dispatch();
         if (!slot.running) worker.unref();
       } else if (message.type === 'done') {
         const pending = slot.running;
         if (!pending || pending.id !== message.id) return;
         slot.running = undefined;
+        slot.idleSince = performance.now();
         finish(pending, message.result);
-        if (message.retire) replace(slot);
+        if (message.retire) {
+          tell({ kind: 'worker_lost', tenantId: pending.request.job.tenantId, message: message.result.error?.message ?? 'the worker retired' });
+          replace(slot);
+        }
         else {
           dispatch();
           if (!slot.running) worker.unref();
@@ -81,6 +101,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       const pending = slot.running;
       slot.running = undefined;
       if (pending) finish(pending, failed(`the sandbox failed: ${reason}`, elapsed(pending)));
+      tell({ kind: 'worker_lost', ...(pending ? { tenantId: pending.request.job.tenantId } : {}), message: reason });
+      if (!slot.ready && ++failedStarts >= MAX_FAILED_STARTS) {
+        tell({ kind: 'cannot_start', message: reason });
+        // Not a script's doing (none ran): stop respawning, answer what waits; the next run tries again.
+        slot.gone = true;
+        slots.splice(slots.indexOf(slot), 1);
+        for (const waiting of queue.splice(0)) waiting.resolve(failed(`the sandbox cannot start: ${reason}`));
+        return;
+      }
       replace(slot);
     };
     worker.on('error', (err) => lost(err.message));
@@ -102,6 +131,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     }
   }
 
+  function tell(incident: SandboxIncident): void {
+    try {
+      options.onIncident?.(incident);
+    } catch {
+      // A listener's failure is not the run's.
+    }
+  }
+
   function elapsed(pending: Pending): number {
     return pending.started === undefined ? 0 : Math.round(performance.now() - pending.started);
   }
@@ -113,7 +150,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   function dispatch(): void {
     while (queue.length > 0) {
-      const slot = slots.find((s) => s.ready && !s.running && !s.gone);
+      // The worker idle the longest has most likely built its next session already (worker.ts).
+      let slot: Slot | undefined;
+      for (const s of slots) if (s.ready && !s.running && !s.gone && (!slot || s.idleSince < slot.idleSince)) slot = s;
       if (!slot) {
         // Grow the pool up to its size while work is waiting (workers start on demand).
         const starting = slots.filter((s) => !s.ready && !s.gone).length;
@@ -127,14 +166,16 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         if (slot.running !== pending) return;
         slot.running = undefined;
         finish(pending, failed(limitMessage('deadline', pending.request.limits.deadline_ms), elapsed(pending), 'deadline'));
+        tell({ kind: 'backstop', tenantId: pending.request.job.tenantId, message: `worker terminated ${elapsed(pending)} ms into a run with a ${pending.request.limits.deadline_ms} ms deadline` });
         replace(slot);
-      }, pending.request.limits.deadline_ms + margin);
+      }, Math.min(pending.request.limits.deadline_ms + margin, MAX_TIMER_MS));
       slot.worker.ref();
       try {
         slot.worker.postMessage(pending.request);
       } catch (err) {
         // Not structured-cloneable (a function among the globals, say): the caller's mistake, reported as a result.
         slot.running = undefined;
+        slot.worker.unref();
         finish(pending, failed(`the job cannot be sent to the sandbox: ${(err as Error).message}`));
       }
     }
@@ -143,6 +184,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   return {
     run(job: SandboxJob): Promise<SandboxResult> {
       if (closed) return Promise.reject(new Error('the sandbox is closed'));
+      if (failedStarts >= MAX_FAILED_STARTS) failedStarts = MAX_FAILED_STARTS - 1;
       return new Promise((resolve) => {
         sequence += 1;
         const request: RunRequest = { type: 'run', id: sequence, job, limits: effectiveLimits(limits, job.limits) };

@@ -17,4 +17,6 @@ export type WorkerMessage =
 export interface WorkerOptions {
   /** Tests only: run without the interrupt handler, so only the host backstop can stop a run. */
   interruptHandler: boolean;
+  /** Ceiling of the worker's WebAssembly memory (limits.ts, workerMemoryCap). */
+  memoryCapBytes: number;
 }

@@ -6,14 +6,20 @@
  * fresh one: no later run meets a damaged interpreter.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { getQuickJS, type QuickJSWASMModule } from 'quickjs-emscripten';
+import { newQuickJSWASMModule, newVariant, RELEASE_SYNC, type QuickJSWASMModule } from 'quickjs-emscripten';
 import { Session } from './evaluate.js';
 import type { RunRequest, WorkerMessage, WorkerOptions } from './protocol.js';
 
 const port = parentPort;
 if (!port) throw new Error('sandbox/worker.js runs only as a worker thread');
 const options = workerData as WorkerOptions;
-const quickjs: QuickJSWASMModule = await getQuickJS();
+const PAGE = 64 * 1024;
+// The interpreter's own memory limit does not count every allocation (ArrayBuffer contents
+// escape it), so the worker's WebAssembly memory itself has a ceiling: past it malloc fails and
+// QuickJS throws "out of memory" like at its own limit.
+const { Memory } = (globalThis as unknown as { WebAssembly: { Memory: new (descriptor: { initial: number; maximum: number }) => object } }).WebAssembly;
+const memory = new Memory({ initial: 256, maximum: Math.ceil(options.memoryCapBytes / PAGE) });
+const quickjs: QuickJSWASMModule = await newQuickJSWASMModule(newVariant(RELEASE_SYNC, { wasmMemory: memory as never }));
 
 let spare: Session | undefined;
 function nextSession(): Session {
@@ -28,25 +34,17 @@ function send(message: WorkerMessage): void {
 
 port.on('message', (request: RunRequest) => {
   if (request.type !== 'run') return;
-  let retire = false;
-  let session: Session | undefined;
   try {
-    session = nextSession();
-    const result = session.run(request.job, request.limits, options);
-    try {
-      session.dispose();
-    } catch {
-      retire = true;
-    }
-    send({ type: 'done', id: request.id, result, ...(retire ? { retire } : {}) });
+    const session = nextSession();
+    send({ type: 'done', id: request.id, result: session.run(request.job, request.limits, options) });
+    // The answer is already on its way to the host thread; freeing the run's heap now (not later)
+    // keeps the worker's memory ceiling for the next run alone.
+    session.dispose();
   } catch (err) {
     send({ type: 'done', id: request.id, retire: true, result: { ok: false, pushed: [], logs: [], duration_ms: 0, error: { message: `the sandbox failed: ${(err as Error).message}` } } });
-    retire = true;
-  }
-  if (retire) {
     process.exit(1);
   }
-  // Build the next run's session now, while nobody waits.
+  // Build the next run's session while nobody waits.
   setImmediate(() => {
     try {
       spare ??= new Session(quickjs);

@@ -56,7 +56,8 @@ export function createCoreServices(input: { config: Readonly<KernelConfig>; logg
     return true;
   });
   const tickets = createTicketStore(clock);
-  const sandbox = createSandbox(sandboxOptions(config));
+  const sandboxLog = logger.child({ component: 'sandbox' });
+  const sandbox = createSandbox({ ...sandboxOptions(config), onIncident: (incident) => sandboxLog.warn({ incident }, 'sandbox: the host stepped in') });
   const services: KernelServices = {
     db: database.knex,
     logger,

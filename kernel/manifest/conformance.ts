@@ -57,6 +57,7 @@ function streamingProblems(at: string, route: RouteDecl, named: Readonly<Record<
   const kind = route.upgrade === 'websocket' ? 'a WebSocket route' : route.stream === 'sse' ? 'an event-stream route' : undefined;
   if (route.ticket && route.upgrade !== 'websocket') problems.push(`${at}: ticket is declared but the route does not upgrade to a WebSocket`);
   if (route.response.status === 101 && route.upgrade !== 'websocket') problems.push(`${at}: status 101 is for WebSocket routes only`);
+  if (route.transaction === false && route.idempotency !== undefined && route.idempotency !== 'none') problems.push(`${at}: transaction false cannot go with an idempotency key (its stored response commits with the effect)`);
   if (!kind) return problems;
   if (route.upgrade && route.stream) problems.push(`${at}: a route either upgrades to a WebSocket or streams events, not both`);
   if (route.method !== 'GET') problems.push(`${at}: ${kind} must be a GET`);

@@ -59,6 +59,13 @@ export interface RouteDecl {
   idempotency?: IdempotencyField;
   audit?: { class: AuditClass; fields?: string[]; reason?: string };
   dry_run?: boolean;
+  /**
+   * false: a mutating route whose handler stores nothing (it computes and answers, like a
+   * sandboxed run) runs outside a database transaction, so it holds no connection while it
+   * works; its audit record is then written after it, in a statement of its own. Not with an
+   * idempotency key (whose stored response must commit with the effect).
+   */
+  transaction?: boolean;
   tags?: string[];
   /** `websocket`: a GET that upgrades, opened with a one-time ticket (`?ticket=`). */
   upgrade?: 'websocket';

@@ -124,6 +124,13 @@ describe('sandbox: a run', function () {
     }
   });
 
+  it('answers ok:false for a job that cannot be copied to a worker (a function among the globals)', async () => {
+    const r = await sandbox.run(job('result = 1;', { globals: { fn: (() => 1) as unknown } }));
+    expect(r.ok).to.equal(false);
+    expect(r.error?.message).to.match(/cannot be sent to the sandbox/);
+    expect(await sandbox.run(job('result = 2;'))).to.deep.include({ ok: true, result: 2 });
+  });
+
   it('applies per-job limits', async () => {
     const r = await sandbox.run(job('for (let i = 0; i < 3; i++) service.route.push(i);', { limits: { pushes: 2 } }));
     expect(r.ok).to.equal(false);

@@ -23,6 +23,10 @@ export function transactionStep(...beforeCommit: BeforeCommit[]): StepFactory {
     // transaction, and holding one here would pin a pooled connection for the whole call — on
     // the embedded database the only one, so the nested call would wait for it forever.
     if (!route.mutating || (route.decl.read_only && route.auditClass === 'none')) return null;
+    // A handler that stores nothing (a sandboxed run) may say so: it then holds no connection
+    // while it works — on the embedded database the only one — and the audit step writes its
+    // record after it, as it does for every call that did not commit one.
+    if (route.decl.transaction === false) return null;
     return async (call, next) => {
       try {
         return await kernel.db.transaction(async (trx) => {

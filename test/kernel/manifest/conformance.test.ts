@@ -62,6 +62,11 @@ describe('boot conformance', () => {
     expect(err.message).to.include('plugin widgets, operation createWidget: a mutating route (POST) has no audit class');
   });
 
+  it('refuses to boot when a route outside a transaction declares an idempotency key', async () => {
+    const err = await bootError(widgetPlugin([{ ...createRoute, transaction: false, idempotency: 'idempotency_key' }], { createWidget: ok }));
+    expect(err.message).to.include('plugin widgets, operation createWidget: transaction false cannot go with an idempotency key');
+  });
+
   it('refuses to boot when a route names an undeclared permission', async () => {
     const err = await bootError(widgetPlugin([listRoute], { listWidgets: ok }, ['test:widget:write']));
     expect(err.message).to.include('plugin widgets, operation listWidgets: permission test:widget:read is not declared by any enabled plugin');

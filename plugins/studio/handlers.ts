@@ -1,0 +1,141 @@
+import type { Knex } from 'knex';
+import { ApiError } from '../../kernel/errors.js';
+import { afterKey, pageOf, slugify } from '../../kernel/plugin/api.js';
+import type { Call, Clock, Handler, TicketService } from '../../kernel/types.js';
+import type { Sandbox } from '../../sandbox/types.js';
+import type { FileCache } from './file-cache.js';
+import { nextFiles, sortedFiles, type FileLimits, type FileMap } from './files.js';
+import { runWorkspace, testWorkspace, type RunInput } from './runner.js';
+import { WorkspaceStore, type Workspace } from './store.js';
+
+export interface StudioSettings extends FileLimits {
+  max_test_cases: number;
+  collab: { idle_save_ms: number; compact_after: number; linger_ms: number };
+}
+
+/** What the collaborative documents hear of changes made over the API (in the call's transaction). */
+export interface FileChanges {
+  filesWritten(db: Knex.Transaction | Knex, tenantId: string, workspaceId: string, files: FileMap, revision: number): Promise<void>;
+  workspaceDeleted(db: Knex.Transaction | Knex, tenantId: string, workspaceId: string): Promise<void>;
+}
+
+function tenant(call: Call): string {
+  return call.tenantId as string;
+}
+
+function idParam(call: Call): string {
+  return String(call.params.id);
+}
+
+function notFound(id: string): ApiError {
+  return new ApiError('not_found', `No workspace "${id}".`);
+}
+
+function etag(revision: number): string {
+  return `"${revision}"`;
+}
+
+/** If-Match (RFC 9110 §13.1.1): `*` or a list of strong entity tags; absent applies to whatever is current. */
+function checkIfMatch(call: Call, workspace: Workspace): void {
+  const header = call.headers['if-match'];
+  if (header === undefined || header.trim() === '') return;
+  const tags = header.split(',').map((tag) => tag.trim());
+  if (tags.includes('*') || tags.includes(etag(workspace.revision))) return;
+  throw new ApiError('precondition_failed', `Workspace "${workspace.id}" is at revision ${workspace.revision} (ETag ${etag(workspace.revision)}), not ${header.slice(0, 100)}; read it again and retry.`, {
+    details: [{ in: 'headers', pointer: '/if-match', message: `does not match the current ETag ${etag(workspace.revision)}` }],
+  });
+}
+
+export function studioHandlers(input: { clock: Clock; tickets: TicketService; sandbox: Sandbox; cache: FileCache; settings: StudioSettings; changes: FileChanges }): Record<string, Handler> {
+  const { clock, tickets, sandbox, cache, settings, changes } = input;
+
+  return {
+    async listWorkspaces(call) {
+      const page = pageOf(call);
+      const after = afterKey(page);
+      return { status: 200, body: { items: await new WorkspaceStore(call.db).list(tenant(call), { fetch: page.fetch, ...(after !== undefined ? { afterId: after } : {}) }) } };
+    },
+
+    async createWorkspace(call) {
+      const body = call.body as { id?: string; name: string; description?: string; files?: FileMap };
+      const id = body.id ?? slugify(body.name);
+      if (!id) throw new ApiError('validation_error', 'The name yields an empty id; send an id.', { details: [{ in: 'body', pointer: '/name', message: 'has no letters or digits to derive an id from' }] });
+      call.resourceId = id;
+      const first = nextFiles({}, body.files ?? {}, [], settings);
+      const fields: { name: string; description?: string } = { name: body.name };
+      if (body.description !== undefined) fields.description = body.description;
+      const workspace = await new WorkspaceStore(call.db).insert(tenant(call), id, fields, { ...first, source: 'api', createdBy: call.principal?.subjectId ?? null }, clock.now());
+      return { status: 201, body: workspace, headers: { Location: `/studio/workspaces/${id}` } };
+    },
+
+    async getWorkspace(call) {
+      const workspace = await new WorkspaceStore(call.db).get(tenant(call), idParam(call));
+      if (!workspace) throw notFound(idParam(call));
+      return { status: 200, body: workspace };
+    },
+
+    async updateWorkspace(call) {
+      const workspace = await new WorkspaceStore(call.db).update(tenant(call), idParam(call), call.body as { name?: string; description?: string }, clock.now());
+      if (!workspace) throw notFound(idParam(call));
+      return { status: 200, body: workspace };
+    },
+
+    async deleteWorkspace(call) {
+      if (!(await new WorkspaceStore(call.db).remove(tenant(call), idParam(call)))) throw notFound(idParam(call));
+      await changes.workspaceDeleted(call.db, tenant(call), idParam(call));
+      return { status: 204 };
+    },
+
+    async getWorkspaceFiles(call) {
+      const store = new WorkspaceStore(call.db);
+      const workspace = await store.get(tenant(call), idParam(call));
+      if (!workspace) throw notFound(idParam(call));
+      const revision = typeof call.query.revision === 'number' ? call.query.revision : workspace.revision;
+      const files = await store.files(tenant(call), workspace.id, revision);
+      if (!files) throw new ApiError('not_found', `Workspace "${workspace.id}" has no revision ${revision} (it is at ${workspace.revision}).`);
+      return { status: 200, body: { workspace_id: workspace.id, revision, files }, headers: { ETag: etag(revision) } };
+    },
+
+    async putWorkspaceFiles(call) {
+      const store = new WorkspaceStore(call.db);
+      const current = await store.get(tenant(call), idParam(call), { forUpdate: true });
+      if (!current) throw notFound(idParam(call));
+      checkIfMatch(call, current);
+      const body = call.body as { files: FileMap; delete?: string[] };
+      const currentFiles = (await store.files(tenant(call), current.id, current.revision)) ?? {};
+      const next = nextFiles(currentFiles, body.files, body.delete ?? [], settings);
+      const workspace = await store.appendRevision(tenant(call), current, { ...next, source: 'api', createdBy: call.principal?.subjectId ?? null }, clock.now());
+      await changes.filesWritten(call.db, tenant(call), workspace.id, next.files, workspace.revision);
+      return { status: 200, body: { workspace_id: workspace.id, revision: workspace.revision, files: sortedFiles(next.files) }, headers: { ETag: etag(workspace.revision) } };
+    },
+
+    async listWorkspaceRevisions(call) {
+      const store = new WorkspaceStore(call.db);
+      if (!(await store.head(tenant(call), idParam(call)))) throw notFound(idParam(call));
+      const page = pageOf(call);
+      const after = page.after ? Number(page.after[0]) : undefined;
+      return { status: 200, body: { items: await store.revisions(tenant(call), idParam(call), { fetch: page.fetch, ...(after !== undefined ? { afterRevision: after } : {}) }) } };
+    },
+
+    async runWorkspace(call) {
+      const { revision, files } = await cache.current(call.db, tenant(call), idParam(call));
+      const body = call.body as { entry?: string; input?: RunInput };
+      const run = await runWorkspace(sandbox, tenant(call), files, body);
+      return { status: 200, body: { ...run, revision } };
+    },
+
+    async testWorkspace(call) {
+      const { revision, files } = await cache.current(call.db, tenant(call), idParam(call));
+      const body = call.body as { entry?: string };
+      const report = await testWorkspace(sandbox, tenant(call), files, { ...(body.entry !== undefined ? { entry: body.entry } : {}), maxCases: settings.max_test_cases });
+      return { status: 200, body: { ...report, revision } };
+    },
+
+    async mintStudioTicket(call) {
+      const body = call.body as { workspace_id: string; channel: 'collab' | 'terminal' };
+      call.resourceId = body.workspace_id;
+      if (!(await new WorkspaceStore(call.db).head(tenant(call), body.workspace_id))) throw notFound(body.workspace_id);
+      return { status: 201, body: await tickets.mint(call, { resource: body.workspace_id, channel: body.channel }) };
+    },
+  };
+}
