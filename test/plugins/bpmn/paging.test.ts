@@ -58,7 +58,7 @@ describe('bpmn: GET /bpmn/instances pages with a body cursor', function () {
     const one = await startInstance(tk, { process_id: 'paged' });
     const knex = tk.kernel.database.knex;
     const template = await knex('bpmn_instances').where({ id: one.id }).first();
-    const rows = Array.from({ length: 520 }, (_, i) => ({ ...template, id: `bpi_zz${String(i).padStart(6, '0')}bulk`, process_id: 'bulk', state: 'completed' }));
+    const rows = Array.from({ length: 520 }, (_, i) => ({ ...template, waiting: JSON.stringify(template.waiting), variables: JSON.stringify(template.variables), id: `bpi_zz${String(i).padStart(6, '0')}bulk`, process_id: 'bulk', state: 'completed' }));
     for (let i = 0; i < rows.length; i += 100) await knex('bpmn_instances').insert(rows.slice(i, i + 100));
     const byDefault = await tk.request('GET', '/bpmn/instances?process_id=bulk');
     expect(byDefault.body.items).to.have.length(100);
