@@ -102,10 +102,10 @@ export class BpmnService {
       business_key: options.businessKey, state: 'active', variables: options.variables, waiting: [], state_revision: options.engineState ? 0 : null, revision: 0,
       replay_of: options.replayOf ?? null, replay_from: options.replayFrom ?? null, created_at: now, updated_at: now, ended_at: null,
     };
-    await new InstanceStore(trx).insert(row);
     if (options.engineState) await new HistoryStore(trx).snapshot(tenantId, row.id, 0, [], options.variables, options.engineState, now);
     if (options.replayOf) this.log(tenantId, 'info', `Instance ${row.id} of ${definition.process_id} v${definition.version} started as a replay of ${options.replayOf}.`, { instance: row.id, process_id: definition.process_id });
-    return this.advance(trx, row, options.engineState ? { kind: 'resume' } : { kind: 'start' });
+    // The row is written once, after the first advance (nobody can see or lock it before the commit anyway).
+    return this.advance(trx, row, options.engineState ? { kind: 'resume' } : { kind: 'start' }, { fresh: true });
   }
 
   async lockInstance(trx: Knex.Transaction, tenantId: string, id: string): Promise<InstanceRow> {
@@ -115,7 +115,7 @@ export class BpmnService {
   }
 
   /** Runs `input` on the locked instance `row` and stores what it did. */
-  async advance(trx: Knex.Transaction, row: InstanceRow, input: Input): Promise<InstanceRow> {
+  async advance(trx: Knex.Transaction, row: InstanceRow, input: Input, options: { fresh?: boolean } = {}): Promise<InstanceRow> {
     const definition = await this.definition(trx, row.tenant_id, row.definition_key);
     const context = await this.context(definition);
     const cached = this.engines.get(row.id);
@@ -154,7 +154,8 @@ export class BpmnService {
       waiting: result.engineState !== undefined ? result.waits : row.waiting,
       state_revision: snapshotted ? revision : row.state_revision, ended_at: result.state === 'completed' ? now : null,
     };
-    await new InstanceStore(trx).save(tenantId, row.id, { state: saved.state, variables: saved.variables, waiting: saved.waiting, state_revision: saved.state_revision, revision, updated_at: now, ended_at: saved.ended_at });
+    if (options.fresh) await new InstanceStore(trx).insert(saved);
+    else await new InstanceStore(trx).save(tenantId, row.id, { state: saved.state, variables: saved.variables, waiting: saved.waiting, state_revision: saved.state_revision, revision, updated_at: now, ended_at: saved.ended_at });
     if (result.state === 'completed') this.log(tenantId, 'info', `Instance ${row.id} completed.`, { instance: row.id });
     if (result.state === 'active' && result.engineState !== undefined) {
       // Kept only once the advance committed: a rolled-back advance must not leave its engine behind.
