@@ -86,6 +86,17 @@ describe('bpmn: elements run and instances move on through the API', function ()
     expect(res.body.incidents[0].message).to.match(/loop without a wait state/);
   });
 
+  it('starts one instance for a repeated request_id', async () => {
+    await deploy(tk, simpleUserTaskXml('idempotent'));
+    const first = await tk.request('POST', '/bpmn/instances', { body: { process_id: 'idempotent', request_id: 'start-once-1' } });
+    const again = await tk.request('POST', '/bpmn/instances', { body: { process_id: 'idempotent', request_id: 'start-once-1' } });
+    expect(first.status).to.equal(201);
+    expect(again.status).to.equal(201);
+    expect(again.body.id).to.equal(first.body.id);
+    const listed = await tk.request('GET', '/bpmn/instances?process_id=idempotent');
+    expect(listed.body.items.map((i: any) => i.id)).to.deep.equal([first.body.id]);
+  });
+
   it('refuses bad input', async () => {
     await deploy(tk, simpleUserTaskXml('plain'));
     expect((await tk.request('POST', '/bpmn/instances', { body: { process_id: 'missing' } })).status).to.equal(404);
