@@ -43,9 +43,9 @@ export class DefinitionStore {
     return this.db('bpmn_definitions').where({ tenant_id: tenantId, key }).first();
   }
 
-  /** The given version of a process, or its latest. */
-  async ofProcess(tenantId: string, processId: string, version?: number): Promise<DefinitionRow | undefined> {
-    const query = this.db('bpmn_definitions').where({ tenant_id: tenantId, process_id: processId });
+  /** The key of the given version of a process, or of its latest (the XML is not read: definitions are cached by key). */
+  async keyOf(tenantId: string, processId: string, version?: number): Promise<{ key: string } | undefined> {
+    const query = this.db('bpmn_definitions').select('key').where({ tenant_id: tenantId, process_id: processId });
     if (version !== undefined) return query.andWhere({ version }).first();
     return query.orderBy('version', 'desc').first();
   }

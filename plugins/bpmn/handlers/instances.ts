@@ -51,10 +51,11 @@ export function instanceHandlers(service: BpmnService): Record<string, Handler> 
     async startBpmnInstance(call) {
       const body = call.body as StartBody;
       const variables = service.checkVariables(body.variables);
-      const store = new DefinitionStore(call.db);
-      const definition = body.key !== undefined
-        ? await store.get(tenant(call), body.key)
-        : await store.ofProcess(tenant(call), String(body.process_id), body.version);
+      const key = body.key ?? (await new DefinitionStore(call.db).keyOf(tenant(call), String(body.process_id), body.version))?.key;
+      const definition = key !== undefined ? await service.definition(call.db, tenant(call), key).catch((err: unknown) => {
+        if (err instanceof ApiError && err.code === 'not_found') return undefined;
+        throw err;
+      }) : undefined;
       if (!definition) throw new ApiError('not_found', body.key !== undefined ? `No definition "${body.key}".` : `No process "${body.process_id}"${body.version !== undefined ? ` version ${body.version}` : ''}.`);
       if (body.key !== undefined && body.version !== undefined && body.version !== definition.version) throw new ApiError('not_found', `Definition "${body.key}" is version ${definition.version}, not ${body.version}.`);
       const row = await service.start(trx(call), tenant(call), definition, { variables, businessKey: body.business_key ?? null });
