@@ -115,7 +115,7 @@ export class BpmnService {
   }
 
   /** Runs `input` on the locked instance `row` and stores what it did. */
-  async advance(trx: Knex.Transaction, row: InstanceRow, input: Input, options: { fresh?: boolean } = {}): Promise<InstanceRow> {
+  async advance(trx: Knex.Transaction, row: InstanceRow, input: Input, options: { fresh?: boolean; completedTask?: { executionId: string; variables: Record<string, unknown> } } = {}): Promise<InstanceRow> {
     const definition = await this.definition(trx, row.tenant_id, row.definition_key);
     const context = await this.context(definition);
     const cached = this.engines.get(row.id);
@@ -141,7 +141,7 @@ export class BpmnService {
       // A task keeps the time it was first seen waiting (its row's created_at), so answers need not read it back.
       const seen = new Map(row.waiting.flatMap((w) => (w.kind === 'task' && w.createdAt ? [[w.executionId, w.createdAt] as const] : [])));
       for (const wait of result.waits) if (wait.kind === 'task') wait.createdAt = seen.get(wait.executionId) ?? now.toISOString();
-      await new WaitStore(trx).replace(tenantId, row.id, row.waiting, result.waits, (executionId) => taskIdOf(row.id, executionId), now);
+      await new WaitStore(trx).replace(tenantId, row.id, row.waiting, result.waits, (executionId) => taskIdOf(row.id, executionId), now, options.completedTask);
       if (result.state !== 'completed') await new HistoryStore(trx).snapshot(tenantId, row.id, revision, [...new Set(result.waits.map((w) => w.activityId))], result.variables, result.engineState, now);
     }
     for (const incident of result.incidents) {

@@ -156,11 +156,16 @@ export class WaitStore {
    * Makes the rows say what the instance waits for now: open tasks kept by execution (new ones
    * added, vanished ones cancelled), subscriptions and timers replaced.
    */
-  async replace(tenantId: string, instanceId: string, previous: readonly Wait[], waits: readonly Wait[], taskId: (executionId: string) => string, now: Date): Promise<void> {
+  async replace(tenantId: string, instanceId: string, previous: readonly Wait[], waits: readonly Wait[], taskId: (executionId: string) => string, now: Date, completed?: { executionId: string; variables: Record<string, unknown> }): Promise<void> {
     const tasksOf = (list: readonly Wait[]) => list.filter((w): w is Extract<Wait, { kind: 'task' }> => w.kind === 'task');
     const waiting = new Set(tasksOf(waits).map((t) => t.executionId));
     const before = new Set(tasksOf(previous).map((t) => t.executionId));
-    const gone = [...before].filter((e) => !waiting.has(e));
+    let gone = [...before].filter((e) => !waiting.has(e));
+    // The task this advance completed is closed as completed (with its variables), the others that vanished as cancelled.
+    if (completed && gone.includes(completed.executionId)) {
+      await this.db('bpmn_tasks').where({ tenant_id: tenantId, instance_id: instanceId, execution_id: completed.executionId }).update({ state: 'completed', completed_at: now, variables: JSON.stringify(completed.variables) });
+      gone = gone.filter((e) => e !== completed.executionId);
+    }
     if (gone.length > 0) await this.db('bpmn_tasks').where({ tenant_id: tenantId, instance_id: instanceId, state: 'open' }).whereIn('execution_id', gone).update({ state: 'cancelled', completed_at: now });
     const added = tasksOf(waits).filter((t) => !before.has(t.executionId));
     if (added.length > 0) {
@@ -191,10 +196,6 @@ export class WaitStore {
   task(tenantId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<TaskRow | undefined> {
     const query = this.db('bpmn_tasks').where({ tenant_id: tenantId, id }).first();
     return options.forUpdate ? query.forUpdate() : query;
-  }
-
-  async completeTask(tenantId: string, id: string, variables: Record<string, unknown>, now: Date): Promise<void> {
-    await this.db('bpmn_tasks').where({ tenant_id: tenantId, id }).update({ state: 'completed', completed_at: now, variables: JSON.stringify(variables) });
   }
 
   tasks(tenantId: string, filters: { state?: string; assignee?: string; instance_id?: string }, after: string | undefined, fetch: number): Promise<TaskRow[]> {

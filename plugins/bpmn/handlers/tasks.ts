@@ -48,8 +48,9 @@ export function taskHandlers(service: BpmnService): Record<string, Handler> {
       if (task.state !== 'open') throw new ApiError('conflict', `Task ${task.id} is already ${task.state}.`);
       const row = await service.lockInstance(trx(call), tenant(call), task.instance_id);
       if (row.state !== 'active') throw new ApiError('conflict', `Instance ${row.id} is ${row.state}; its tasks cannot be completed now.`);
-      await waits.completeTask(tenant(call), task.id, variables, service.clock.now());
-      const saved = await service.advance(trx(call), row, { kind: 'signal', ref: task.activity_id, executionId: task.execution_id, variables });
+      const saved = await service.advance(trx(call), row, { kind: 'signal', ref: task.activity_id, executionId: task.execution_id, variables }, { completedTask: { executionId: task.execution_id, variables } });
+      // The advance closes the task as completed. When it fails (an incident), the instance keeps its
+      // previous state and the task stays open, to be completed again once the incident is resolved.
       return { status: 200, body: await advancedInstance(call.db, saved) };
     },
 
