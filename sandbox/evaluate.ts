@@ -5,6 +5,11 @@ import { fromGuestJson } from './json.js';
 import { loadModule, normalizeModule } from './modules.js';
 import type { SandboxError, SandboxJob, SandboxLimit, SandboxLimits, SandboxResult } from './types.js';
 
+/** Promise jobs run between two deadline checks (drain). */
+const JOB_BATCH = 256;
+/** Longest message or stack (in characters) read out of a thrown value. */
+const MAX_ERROR_TEXT = 1024 * 1024;
+
 /** Names a job's extra `globals` may not take: the contract's own. */
 const RESERVED_GLOBALS = new Set(['input', 'service', 'console', 'result', 'globalThis']);
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -266,10 +271,19 @@ export class Session {
     return { error: { message: pendingMessage } };
   }
 
-  /** Executes every pending promise job; the error of one that threw (an interrupt, say). */
+  /**
+   * Executes every pending promise job, a batch at a time: the interpreter runs a batch in one
+   * call without polling the interrupt handler between jobs (a job that only schedules the next
+   * never loops), so the deadline is checked here between batches.
+   */
   private drain(): SandboxError | undefined {
+    const state = this.state;
     for (;;) {
-      const executed = this.runtime.executePendingJobs();
+      if (state && (state.limit !== undefined || Date.now() > state.deadline)) {
+        state.interrupted = true;
+        return { message: 'interrupted' };
+      }
+      const executed = this.runtime.executePendingJobs(JOB_BATCH);
       if (executed.error) return this.describe(executed.error);
       if (executed.value === 0) return undefined;
     }
@@ -283,7 +297,11 @@ export class Session {
       if (ctx.typeof(handle) === 'object') {
         const read = (key: string): unknown => ctx.getProp(handle, key).consume((h) => {
           const type = ctx.typeof(h);
-          return type === 'string' ? ctx.getString(h) : type === 'number' ? ctx.getNumber(h) : undefined;
+          if (type === 'number') return ctx.getNumber(h);
+          if (type !== 'string') return undefined;
+          // A string's length is read without copying it; a huge one (a script's doing) is not worth copying out.
+          const length = ctx.getProp(h, 'length').consume((l) => ctx.getNumber(l));
+          return length > MAX_ERROR_TEXT ? undefined : ctx.getString(h);
         });
         const name = read('name');
         const message = read('message');
@@ -291,7 +309,7 @@ export class Session {
         const fileName = read('fileName');
         const lineNumber = read('lineNumber');
         if (typeof name === 'string') guest.name = name;
-        guest.message = typeof message === 'string' ? message : 'the script threw an object';
+        guest.message = typeof message === 'string' ? message : 'the script threw an object without a readable message';
         if (typeof stack === 'string') guest.stack = stack.slice(0, 4000);
         if (typeof fileName === 'string') guest.fileName = fileName;
         if (typeof lineNumber === 'number') guest.lineNumber = lineNumber;

@@ -9,17 +9,23 @@ export const DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
   pushes: 1000,
 });
 
+/** `base` with each valid number of `over` (positive; pushes may be 0) put in its place. */
+export function withLimits(base: Readonly<SandboxLimits>, over: Partial<SandboxLimits> | undefined): SandboxLimits {
+  const merged = { ...base };
+  for (const key of Object.keys(base) as Array<keyof SandboxLimits>) {
+    const value = over?.[key];
+    // Zero pushes is a real limit (a filter that may not emit); the others must be positive.
+    if (typeof value === 'number' && Number.isFinite(value) && (value > 0 || (key === 'pushes' && value === 0))) merged[key] = Math.floor(value);
+  }
+  return merged;
+}
+
 /**
  * A job's effective limits: the pool's, overridden by the job's own. Stack and memory cannot
  * grow past the pool's: each worker's native stack and WebAssembly memory were sized for those.
  */
 export function effectiveLimits(pool: Readonly<SandboxLimits>, job: Partial<SandboxLimits> | undefined): SandboxLimits {
-  const merged = { ...pool };
-  for (const key of Object.keys(pool) as Array<keyof SandboxLimits>) {
-    const value = job?.[key];
-    // Zero pushes is a real limit (a filter that may not emit); the others must be positive.
-    if (typeof value === 'number' && Number.isFinite(value) && (value > 0 || (key === 'pushes' && value === 0))) merged[key] = Math.floor(value);
-  }
+  const merged = withLimits(pool, job);
   merged.stack_bytes = Math.min(merged.stack_bytes, pool.stack_bytes);
   merged.memory_bytes = Math.min(merged.memory_bytes, pool.memory_bytes);
   return merged;
@@ -37,10 +43,12 @@ export function workerStackMb(stackBytes: number): number {
 }
 
 /**
- * Ceiling of a worker's WebAssembly memory: one run's heap, plus the interpreter's own data and
- * the next run's session built ahead (about 16 MiB at start). QuickJS's memory limit misses
- * some allocations (ArrayBuffer contents); this ceiling does not.
+ * Ceiling of a worker's WebAssembly memory, which is what actually bounds a run's heap: in this
+ * build QuickJS cannot measure its allocations ("malloc_usable_size unavailable"), so its own
+ * memory limit only stops single allocations larger than the limit. The ceiling is the run's
+ * `memory_bytes` plus the 16 MiB the module starts with (its data, its stack, and the next run's
+ * session, built ahead, a few hundred KiB).
  */
 export function workerMemoryCap(memoryBytes: number): number {
-  return memoryBytes + 32 * 1024 * 1024;
+  return memoryBytes + 16 * 1024 * 1024;
 }

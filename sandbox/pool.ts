@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { DEFAULT_LIMITS, effectiveLimits, workerMemoryCap, workerStackMb } from './limits.js';
+import { DEFAULT_LIMITS, effectiveLimits, withLimits, workerMemoryCap, workerStackMb } from './limits.js';
 import { limitMessage } from './errors.js';
 import type { RunRequest, WorkerMessage, WorkerOptions } from './protocol.js';
 import type { Sandbox, SandboxJob, SandboxLimits, SandboxResult } from './types.js';
@@ -57,7 +57,7 @@ function failed(message: string, durationMs = 0, limit?: 'deadline'): SandboxRes
  * run answers `ok: false` with the deadline limit. The host's event loop never runs tenant code.
  */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
-  const limits = effectiveLimits(DEFAULT_LIMITS, options.limits);
+  const limits = withLimits(DEFAULT_LIMITS, options.limits);
   const poolSize = Math.max(1, Math.floor(options.poolSize ?? 2));
   const margin = options.backstopMarginMs ?? 500;
   const workerOptions: WorkerOptions = { interruptHandler: options.interruptHandler ?? true, memoryCapBytes: workerMemoryCap(limits.memory_bytes) };

@@ -36,10 +36,25 @@ port.on('message', (request: RunRequest) => {
   if (request.type !== 'run') return;
   try {
     const session = nextSession();
-    send({ type: 'done', id: request.id, result: session.run(request.job, request.limits, options) });
-    // The answer is already on its way to the host thread; freeing the run's heap now (not later)
-    // keeps the worker's memory ceiling for the next run alone.
-    session.dispose();
+    const result = session.run(request.job, request.limits, options);
+    if (result.ok) {
+      // The answer goes first; freeing the run's heap happens while it travels (before the next
+      // run, so the memory ceiling is the next run's alone).
+      send({ type: 'done', id: request.id, result });
+      session.dispose();
+    } else {
+      // A failed run may have left the interpreter damaged (QuickJS can leak objects on an
+      // out-of-memory path, and then fails to free the runtime): free it before answering, so a
+      // worker that must retire says so with this answer, before the host gives it another run.
+      let retire = false;
+      try {
+        session.dispose();
+      } catch {
+        retire = true;
+      }
+      send({ type: 'done', id: request.id, result, ...(retire ? { retire } : {}) });
+      if (retire) process.exit(1);
+    }
   } catch (err) {
     send({ type: 'done', id: request.id, retire: true, result: { ok: false, pushed: [], logs: [], duration_ms: 0, error: { message: `the sandbox failed: ${(err as Error).message}` } } });
     process.exit(1);

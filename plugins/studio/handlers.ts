@@ -3,6 +3,7 @@ import { ApiError } from '../../kernel/errors.js';
 import { afterKey, pageOf, slugify } from '../../kernel/plugin/api.js';
 import type { Call, Clock, Handler, TicketService } from '../../kernel/types.js';
 import type { Sandbox } from '../../sandbox/types.js';
+import type { CodecResolver } from '../streams/contract.js';
 import type { FileCache } from './file-cache.js';
 import { nextFiles, sortedFiles, type FileLimits, type FileMap } from './files.js';
 import { runWorkspace, testWorkspace, type RunInput } from './runner.js';
@@ -46,8 +47,27 @@ function checkIfMatch(call: Call, workspace: Workspace): void {
   });
 }
 
-export function studioHandlers(input: { clock: Clock; tickets: TicketService; sandbox: Sandbox; cache: FileCache; settings: StudioSettings; changes: FileChanges }): Record<string, Handler> {
+export function studioHandlers(input: { clock: Clock; tickets: TicketService; sandbox: Sandbox; cache: FileCache; settings: StudioSettings; changes: FileChanges; codecs: () => CodecResolver | undefined }): Record<string, Handler> {
   const { clock, tickets, sandbox, cache, settings, changes } = input;
+
+  /**
+   * `input.codec`: the input's bytes (body_text as UTF-8, or body_base64) decoded by the
+   * tenant's codec; the script then sees the decoded value as JSON text, like a `value`.
+   */
+  async function decoded(call: Call, given: (RunInput & { codec?: string }) | undefined): Promise<RunInput | undefined> {
+    if (!given || given.codec === undefined) return given;
+    const { codec: codecId, ...rest } = given;
+    const resolver = input.codecs();
+    if (!resolver) throw new ApiError('not_configured', 'Decoding a run\'s input with a codec needs the codecs and streams plugins.');
+    const codec = await resolver.resolve(call.db, tenant(call), codecId);
+    if (!codec) throw new ApiError('validation_error', `No codec "${codecId}".`, { details: [{ in: 'body', pointer: '/input/codec', message: 'names no codec of the tenant' }] });
+    if (rest.value !== undefined || (rest.body_text === undefined) === (rest.body_base64 === undefined)) {
+      throw new ApiError('validation_error', 'A codec decodes body_text or body_base64 (exactly one).', { details: [{ in: 'body', pointer: '/input', message: 'give body_text or body_base64 with codec' }] });
+    }
+    const bytes = rest.body_text !== undefined ? Buffer.from(rest.body_text, 'utf8') : Buffer.from(rest.body_base64 as string, 'base64');
+    const { body_text: _text, body_base64: _base64, ...others } = rest;
+    return { ...others, value: codec.decode(new Uint8Array(bytes)) };
+  }
 
   return {
     async listWorkspaces(call) {
@@ -119,8 +139,9 @@ export function studioHandlers(input: { clock: Clock; tickets: TicketService; sa
 
     async runWorkspace(call) {
       const { revision, files } = await cache.current(call.db, tenant(call), idParam(call));
-      const body = call.body as { entry?: string; input?: RunInput };
-      const run = await runWorkspace(sandbox, tenant(call), files, body);
+      const body = call.body as { entry?: string; input?: RunInput & { codec?: string } };
+      const runInput = await decoded(call, body.input);
+      const run = await runWorkspace(sandbox, tenant(call), files, { ...(body.entry !== undefined ? { entry: body.entry } : {}), ...(runInput !== undefined ? { input: runInput } : {}) });
       return { status: 200, body: { ...run, revision } };
     },
 

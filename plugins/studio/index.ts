@@ -1,4 +1,5 @@
 import { coreServices, createPlugin, fromRoot } from '../../kernel/plugin/api.js';
+import { streamCodecs } from '../streams/contract.js';
 import { Collab } from './collab/service.js';
 import { FileCache } from './file-cache.js';
 import { studioHandlers, type StudioSettings } from './handlers.js';
@@ -20,19 +21,21 @@ export default createPlugin<
     audit: typeof coreServices.audit;
     logger: typeof coreServices.logger;
     sandbox: typeof coreServices.sandbox;
+    extensions: typeof coreServices.extensions;
   },
   StudioSettings
 >({
   id: 'studio',
   manifest: fromRoot('manifests', 'studio.json'),
   migrations: [createStudio],
-  deps: { db: coreServices.db, clock: coreServices.clock, events: coreServices.events, tickets: coreServices.tickets, audit: coreServices.audit, logger: coreServices.logger, sandbox: coreServices.sandbox },
-  setup({ db, clock, events, tickets, audit, logger, sandbox }, { settings }) {
+  deps: { db: coreServices.db, clock: coreServices.clock, events: coreServices.events, tickets: coreServices.tickets, audit: coreServices.audit, logger: coreServices.logger, sandbox: coreServices.sandbox, extensions: coreServices.extensions },
+  setup({ db, clock, events, tickets, audit, logger, sandbox, extensions }, { settings }) {
     const cache = new FileCache();
-    const collab = new Collab({ db, events, clock, logger, settings: settings.collab, limits: settings });
+    const collab = new Collab({ db, events, clock, logger, audit, settings: settings.collab, limits: settings });
     return {
       handlers: {
-        ...studioHandlers({ clock, tickets, sandbox, cache, settings, changes: collab }),
+        // The codecs plugin's resolver, given to the streams plugin's point (absent without them).
+        ...studioHandlers({ clock, tickets, sandbox, cache, settings, changes: collab, codecs: () => extensions.all(streamCodecs)[0] }),
         ...socketHandlers({ db, clock, logger, audit, sandbox, cache, collab, maxTestCases: settings.max_test_cases }),
       },
       async start() {

@@ -37,7 +37,7 @@ export function socketHandlers(input: { db: Knex; clock: Clock; logger: Logger; 
     async openCollabSocket(call) {
       const workspaceId = await workspaceOf(call);
       const principal = call.principal as Principal;
-      const who = { tenantId: call.tenantId as string, workspaceId, subject: principal.subjectId, canWrite: canWrite(principal) };
+      const who = { tenantId: call.tenantId as string, workspaceId, principal, canWrite: canWrite(principal) };
       return { status: 101, websocket: (socket) => collab.join(socket, who) };
     },
 

@@ -125,8 +125,9 @@ export class WorkspaceStore {
     const deleted = (await this.db('studio_workspaces').where({ tenant_id: tenantId, id }).delete().returning('id')) as unknown[];
     if (deleted.length === 0) return false;
     await this.db('studio_revisions').where({ tenant_id: tenantId, workspace_id: id }).delete();
-    await this.db('studio_collab_updates').where({ tenant_id: tenantId, workspace_id: id }).delete();
+    // The document row first: its lock makes an edit being stored now finish before its rows go.
     await this.db('studio_collab_docs').where({ tenant_id: tenantId, workspace_id: id }).delete();
+    await this.db('studio_collab_updates').where({ tenant_id: tenantId, workspace_id: id }).delete();
     return true;
   }
 

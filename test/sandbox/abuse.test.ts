@@ -199,6 +199,28 @@ describe('sandbox: runaway scripts end as ok:false within the deadline, and the 
     expect(chained.result.ok).to.equal(false);
   });
 
+  it('promise jobs that schedule each other forever: deadline, stopped by the sandbox itself (not the backstop)', async () => {
+    const patient = newSandbox({ poolSize: 1, backstopMarginMs: 10_000 });
+    try {
+      await patient.run(job('result = 1;'));
+      for (const script of ['const again = () => Promise.resolve().then(again);\nagain();', 'async function loop() { await null; return loop(); }\nresult = loop();']) {
+        const { result, ms } = await timed(patient, job(script));
+        expect(result.error?.limit, `${script}: ${JSON.stringify(result)}`).to.equal('deadline');
+        expect(ms, script).to.be.below(DEADLINE + 2500);
+      }
+    } finally {
+      await patient.close();
+    }
+  });
+
+  it('a thrown value whose message getter never returns, or whose stack is huge: still a clear result', async () => {
+    const getter = await runaway('throw { get message() { while (true) {} } };');
+    expect(getter.result.error?.limit).to.equal('deadline');
+    expect(getter.ms).to.be.below(ANSWER_WITHIN);
+    const huge = await runaway('const e = new Error("short");\ne.stack = "y".repeat(8e6);\nthrow e;');
+    expect(huge.result.error).to.deep.equal({ message: 'short' });
+  });
+
   it('10 MB of console.log: output', async () => {
     const one = await runaway('console.log("x".repeat(10 * 1024 * 1024));\nresult = "done";');
     expect(one.result.ok).to.equal(false);

@@ -138,3 +138,27 @@ describe('sandbox: a run', function () {
     expect(r.pushed).to.deep.equal([0, 1]);
   });
 });
+
+describe('sandbox: pool limits', function () {
+  this.timeout(120_000);
+
+  it('may be raised above the defaults; a job cannot raise memory past the pool, and a lower job limit stops large allocations', async () => {
+    const roomy = newSandbox({ poolSize: 1, limits: { memory_bytes: 96 * 1024 * 1024, output_bytes: 4 * 1024 * 1024 } });
+    const tight = newSandbox({ poolSize: 1 });
+    try {
+      // About 48 MiB of live strings: past the default 32 MiB, within 96 MiB.
+      const script = 'const held = [];\nfor (let i = 0; i < 48; i++) held.push("x".repeat(1024 * 1024 - 64) + i);\nresult = held.length;';
+      expect(await roomy.run(job(script, { limits: { deadline_ms: 20_000 } }))).to.deep.include({ ok: true, result: 48 });
+      const refused = await tight.run(job(script, { limits: { deadline_ms: 20_000, memory_bytes: 96 * 1024 * 1024 } }));
+      expect(refused.ok).to.equal(false);
+      expect(refused.error?.limit).to.equal('memory');
+      const lowered = await roomy.run(job('result = "x".repeat(16 * 1024 * 1024).length;', { limits: { memory_bytes: 8 * 1024 * 1024 } }));
+      expect(lowered.error?.limit).to.equal('memory');
+      const logs = await roomy.run(job('console.log("z".repeat(2 * 1024 * 1024));'));
+      expect(logs.ok).to.equal(true);
+    } finally {
+      await roomy.close();
+      await tight.close();
+    }
+  });
+});

@@ -8,8 +8,8 @@ import { applyAwarenessUpdate, Awareness, encodeAwarenessUpdate, removeAwareness
 import * as sync from 'y-protocols/sync';
 import * as Y from 'yjs';
 import { ApiError } from '../../../kernel/errors.js';
-import type { Events } from '../../../kernel/plugin/api.js';
-import type { Clock } from '../../../kernel/types.js';
+import type { AuditTrail, Events } from '../../../kernel/plugin/api.js';
+import type { Clock, Principal } from '../../../kernel/types.js';
 import { nextFiles, type FileLimits, type FileMap } from '../files.js';
 import type { FileChanges } from '../handlers.js';
 import { WorkspaceStore } from '../store.js';
@@ -46,7 +46,7 @@ const CLOSE_INTERNAL = 1011;
 
 interface Conn {
   socket: WebSocket;
-  subject: string;
+  principal: Principal;
   canWrite: boolean;
   /** Awareness client ids this connection set, removed when it leaves. */
   clients: Set<number>;
@@ -72,7 +72,7 @@ class Room {
   lingerTimer: NodeJS.Timeout | undefined;
   /** Edits of this instance's clients since the last save. */
   dirty = false;
-  lastEditor: string | null = null;
+  lastEditor: Principal | null = null;
   retired = false;
 
   constructor(readonly tenantId: string, readonly workspaceId: string) {
@@ -119,7 +119,7 @@ export class Collab implements FileChanges {
   private readonly store: CollabStore;
   private unsubscribe: (() => void) | undefined;
 
-  constructor(private readonly input: { db: Knex; events: Events; clock: Clock; logger: Logger; settings: CollabSettings; limits: FileLimits }) {
+  constructor(private readonly input: { db: Knex; events: Events; clock: Clock; logger: Logger; audit: AuditTrail; settings: CollabSettings; limits: FileLimits }) {
     this.store = new CollabStore(input.db);
   }
 
@@ -138,13 +138,14 @@ export class Collab implements FileChanges {
   }
 
   /** Serves a collab socket: the room's state first, then every message in order. */
-  join(socket: WebSocket, who: { tenantId: string; workspaceId: string; subject: string; canWrite: boolean }): void {
+  join(socket: WebSocket, who: { tenantId: string; workspaceId: string; principal: Principal; canWrite: boolean }): void {
     const room = this.room(who.tenantId, who.workspaceId);
-    const conn: Conn = { socket, subject: who.subject, canWrite: who.canWrite, clients: new Set(), chain: Promise.resolve(), toldReadOnly: false };
+    const conn: Conn = { socket, principal: who.principal, canWrite: who.canWrite, clients: new Set(), chain: Promise.resolve(), toldReadOnly: false };
     room.conns.set(socket, conn);
     const fail = (err: unknown) => {
+      // What the client sent does not decode or apply (a broken update): its socket closes.
       this.input.logger.warn({ err, workspace: room.workspaceId }, 'collab message refused');
-      close(socket, err instanceof Error && err.message === 'internal' ? CLOSE_INTERNAL : CLOSE_MALFORMED, 'malformed or refused message');
+      close(socket, CLOSE_MALFORMED, 'malformed message');
     };
     conn.chain = room.ready.then(
       (exists) => {
@@ -176,7 +177,18 @@ export class Collab implements FileChanges {
     const created = new Room(tenantId, workspaceId);
     created.doc.on('update', (update: Uint8Array, origin: unknown) => this.onDocUpdate(created, update, origin));
     created.awareness.on('update', (changes: { added: number[]; updated: number[]; removed: number[] }, origin: unknown) => this.onAwareness(created, changes, origin));
-    created.ready = this.load(created);
+    // A room whose document is gone or could not be read is dropped at once, so the next join
+    // starts afresh instead of inheriting the failure.
+    created.ready = this.load(created).then(
+      (exists) => {
+        if (!exists) this.drop(created);
+        return exists;
+      },
+      (err: unknown) => {
+        this.drop(created);
+        throw err;
+      },
+    );
     this.rooms.set(key, created);
     room = created;
     return room;
@@ -230,7 +242,7 @@ export class Collab implements FileChanges {
           return;
         }
         try {
-          send(conn.socket, statusMessage({ saved: await this.save(room, conn.subject) }));
+          send(conn.socket, statusMessage({ saved: await this.save(room, conn.principal, 'message') }));
         } catch (err) {
           send(conn.socket, statusMessage({ error: err instanceof ApiError ? { code: err.code, message: err.message, details: err.details } : { code: 'unavailable', message: 'The document could not be saved; it is kept, try again.' } }));
           if (!(err instanceof ApiError)) this.input.logger.error({ err, workspace: room.workspaceId }, 'collab save failed');
@@ -251,7 +263,7 @@ export class Collab implements FileChanges {
       const conn = origin as Conn;
       room.pending.push(update);
       room.dirty = true;
-      room.lastEditor = conn.subject;
+      room.lastEditor = conn.principal;
       if (!room.flushTimer) room.flushTimer = setTimeout(() => this.flush(room), FLUSH_MS);
     }
     this.resetIdle(room);
@@ -267,6 +279,9 @@ export class Collab implements FileChanges {
       room.pending = [];
       try {
         await this.input.db.transaction(async (trx) => {
+          // A workspace deleted meanwhile takes its document with it: no stray rows for a
+          // workspace later re-created under the same id to inherit.
+          if (!(await this.store.share(trx, room.tenantId, room.workspaceId))) return;
           await this.store.append(trx, room.tenantId, room.workspaceId, update, this.input.clock.now());
           await this.publish({ kind: 'update', tenant: room.tenantId, workspace: room.workspaceId, from: this.instance, data: Buffer.from(update).toString('base64') }, trx);
         });
@@ -303,7 +318,7 @@ export class Collab implements FileChanges {
     if (!room.dirty || room.retired) return;
     room.idleTimer = setTimeout(() => {
       if (!room.dirty || room.retired) return;
-      this.save(room, room.lastEditor).catch((err: unknown) => this.input.logger.warn({ err, workspace: room.workspaceId }, 'idle collab save failed'));
+      this.save(room, room.lastEditor, 'idle').catch((err: unknown) => this.input.logger.warn({ err, workspace: room.workspaceId }, 'idle collab save failed'));
     }, this.input.settings.idle_save_ms);
     room.idleTimer.unref();
   }
@@ -312,9 +327,10 @@ export class Collab implements FileChanges {
    * Makes a file revision equal to the document as stored (every instance's stored edits, this
    * one's pending ones flushed first). No revision when the files would not change.
    */
-  async save(room: Room, by: string | null): Promise<SaveResult> {
+  async save(room: Room, principal: Principal | null, trigger: 'message' | 'idle' | 'left' | 'shutdown'): Promise<SaveResult> {
     await this.flush(room);
     const { tenantId, workspaceId } = room;
+    const by = principal?.subjectId ?? null;
     const result = await this.input.db.transaction(async (trx): Promise<SaveResult> => {
       const workspaces = new WorkspaceStore(trx);
       const current = await workspaces.get(tenantId, workspaceId, { forUpdate: true });
@@ -332,6 +348,7 @@ export class Collab implements FileChanges {
       const saved = await workspaces.appendRevision(tenantId, current, { ...next, source: 'collab', createdBy: by }, this.input.clock.now());
       await this.store.setRevision(trx, tenantId, workspaceId, saved.revision);
       await this.publish({ kind: 'saved', tenant: tenantId, workspace: workspaceId, from: this.instance, revision: saved.revision, by }, trx);
+      await this.audited(trx, room, principal, saved.revision, trigger);
       return { revision: saved.revision, unchanged: false, by };
     });
     if (room.pending.length === 0) room.dirty = false;
@@ -339,10 +356,35 @@ export class Collab implements FileChanges {
     return result;
   }
 
+  /** A save changes the workspace: its audit record commits with the revision. */
+  private async audited(trx: Knex.Transaction, room: Room, principal: Principal | null, revision: number, trigger: string): Promise<void> {
+    if (!this.input.audit.enabled) return;
+    await this.input.audit.write(trx, {
+      tenantId: room.tenantId,
+      operation: 'openCollabSocket',
+      method: 'GET',
+      path: '/studio/collab/ws',
+      resourceId: room.workspaceId,
+      status: 200,
+      outcome: 'success',
+      errorCode: null,
+      requestId: randomUUID(),
+      idempotencyKey: null,
+      principal,
+      attribution: { actorType: 'human' },
+      fields: { command: 'save', revision },
+      detail: { collab_save: trigger },
+      severity: 'info',
+      transport: 'http',
+      at: this.input.clock.now(),
+    });
+  }
+
   private leave(room: Room, conn: Conn): void {
     room.conns.delete(conn.socket);
+    if (room.retired) return;
     if (conn.clients.size > 0) removeAwarenessStates(room.awareness, [...conn.clients], LEFT);
-    if (room.conns.size > 0 || room.retired) return;
+    if (room.conns.size > 0) return;
     clearTimeout(room.lingerTimer);
     room.lingerTimer = setTimeout(() => void this.retire(room, false), this.input.settings.linger_ms);
     room.lingerTimer.unref();
@@ -355,7 +397,7 @@ export class Collab implements FileChanges {
     clearTimeout(room.idleTimer);
     try {
       await this.flush(room);
-      if (room.dirty) await this.save(room, room.lastEditor);
+      if (room.dirty) await this.save(room, room.lastEditor, shutdown ? 'shutdown' : 'left');
     } catch (err) {
       this.input.logger.warn({ err, workspace: room.workspaceId }, 'collab document could not be saved when put away');
     }

@@ -54,6 +54,11 @@ export class CollabStore {
     return (await db('studio_collab_docs').select('revision').where({ tenant_id: tenantId, workspace_id: workspaceId }).forUpdate().first()) as { revision: number } | undefined;
   }
 
+  /** Whether the document exists, holding it (against a delete) until `db`'s transaction ends. */
+  async share(db: Knex.Transaction, tenantId: string, workspaceId: string): Promise<boolean> {
+    return (await db('studio_collab_docs').select('revision').where({ tenant_id: tenantId, workspace_id: workspaceId }).forShare().first()) !== undefined;
+  }
+
   async setRevision(db: Db, tenantId: string, workspaceId: string, revision: number): Promise<void> {
     await db('studio_collab_docs').where({ tenant_id: tenantId, workspace_id: workspaceId }).update({ revision });
   }

@@ -68,8 +68,38 @@ describe('studio collab: Yjs over the collab WebSocket', function () {
     expect(files.body.files['main.js']).to.equal(merged);
     const revision = await knex()('studio_revisions').where({ tenant_id: 'default', workspace_id: 'pair', revision: 2 }).first();
     expect(revision).to.include({ source: 'collab' });
+    const audited = await knex()('audit_records').where({ tenant_id: 'default', operation: 'openCollabSocket', resource_id: 'pair' });
+    expect(audited.map((r: any) => (typeof r.fields === 'string' ? JSON.parse(r.fields) : r.fields))).to.deep.equal([{ command: 'save', revision: 2 }]);
     // A save that changes nothing makes no revision.
     expect((await a.save()).saved).to.include({ revision: 2, unchanged: true });
+  });
+
+  it('gives a reconnecting client what it missed and takes the edits it made offline', async () => {
+    await workspace('reconnect', { 'main.js': 'base\n' });
+    const a = await join('reconnect');
+    const b = await join('reconnect');
+    await b.close();
+    // Offline: b edits its own copy while a edits through the server.
+    b.ytext('main.js').insert(0, 'offline b\n');
+    a.ytext('main.js').insert(a.ytext('main.js').length, 'online a\n');
+    await waitUntil(async () => (await knex()('studio_collab_updates').where({ tenant_id: 'default', workspace_id: 'reconnect' })).length >= 2, 10_000, 'a\'s edit stored');
+    const back = await YClient.join(tk, await studioTicket(tk, admin, 'reconnect', 'collab'), b.doc);
+    clients.push(back);
+    await waitUntil(() => a.text('main.js') === back.text('main.js') && (a.text('main.js') ?? '').includes('offline b'), 10_000, 'convergence after the reconnect');
+    expect(a.text('main.js')).to.equal('offline b\nbase\nonline a\n');
+  });
+
+  it('relays awareness (who is here, cursors) between clients, viewers included, and drops a client\'s state when it leaves', async () => {
+    await workspace('aware', { 'main.js': '' });
+    const a = await join('aware', writer);
+    const b = await join('aware', viewer);
+    a.awareness.setLocalState({ user: 'a', cursor: 3 });
+    b.awareness.setLocalState({ user: 'b' });
+    await waitUntil(() => b.awareness.getStates().get(a.doc.clientID)?.user === 'a' && a.awareness.getStates().get(b.doc.clientID)?.user === 'b', 10_000, 'awareness both ways');
+    const c = await join('aware', writer);
+    await waitUntil(() => c.awareness.getStates().get(a.doc.clientID)?.cursor === 3, 10_000, 'awareness for a late joiner');
+    await a.close();
+    await waitUntil(() => !b.awareness.getStates().has(a.doc.clientID), 10_000, 'a\'s state removed');
   });
 
   it('keeps a viewer read-only: its edits are refused and reach nobody, its save too', async () => {

@@ -101,6 +101,8 @@ describe('studio: run and test a workspace in the sandbox', function () {
     expect(missing.body.error.details[0]).to.include({ pointer: '/entry' });
     expect((await run({ input: { value: 1, body_text: '1' } })).status).to.equal(400);
     expect((await run({ input: { body_base64: '***' } })).status).to.equal(400);
+    // This kernel runs without the codecs and streams plugins.
+    expect((await run({ input: { codec: 'any', body_text: 'x' } })).status).to.equal(501);
   });
 
   it('refuses a viewer (403) and another tenant (404)', async () => {
@@ -129,5 +131,37 @@ describe('studio: run and test a workspace in the sandbox', function () {
     expect(put.status).to.equal(200);
     const res = await run({ input: { value: { a: 2 } } });
     expect(res.body).to.deep.include({ ok: true, result: { doubled: 6 }, revision: 2 });
+  });
+});
+
+describe('studio: a run\'s input decoded by a codec', function () {
+  this.timeout(120_000);
+  let tk: TestKernel;
+  let admin: string;
+
+  before(async () => {
+    tk = await startKernel({ plugins: ['system', 'identity', 'audit', 'codecs', 'streams', 'studio'] });
+    admin = await loginAdmin(tk);
+    expect((await tk.request('POST', '/codecs', { token: admin, body: { id: 'orders-csv', name: 'orders', kind: 'csv', schema: { header: true } } })).status).to.equal(201);
+    const files = { 'main.js': 'const rows = service.json.decode(input.body);\nresult = rows.map((r) => r.sku);\n' };
+    expect((await tk.request('POST', '/studio/workspaces', { token: admin, body: { id: 'decoding', name: 'decoding', files } })).status).to.equal(201);
+  });
+  after(() => tk?.close());
+
+  it('decodes body_text or body_base64 with the tenant\'s codec before the script sees it', async () => {
+    const csv = 'sku,qty\na,1\nb,2\n';
+    const text = await tk.request('POST', '/studio/workspaces/decoding/run', { token: admin, body: { input: { codec: 'orders-csv', body_text: csv } } });
+    expect(text.status, text.text).to.equal(200);
+    expect(text.body).to.deep.include({ ok: true, result: ['a', 'b'] });
+    const bytes = await tk.request('POST', '/studio/workspaces/decoding/run', { token: admin, body: { input: { codec: 'orders-csv', body_base64: Buffer.from(csv).toString('base64') } } });
+    expect(bytes.body).to.deep.include({ ok: true, result: ['a', 'b'] });
+  });
+
+  it('refuses an unknown codec, a codec with a value, and bytes the codec cannot read (400)', async () => {
+    const unknown = await tk.request('POST', '/studio/workspaces/decoding/run', { token: admin, body: { input: { codec: 'nope', body_text: 'x' } } });
+    expect(unknown.status).to.equal(400);
+    expect(unknown.body.error.details[0]).to.include({ pointer: '/input/codec' });
+    expect((await tk.request('POST', '/studio/workspaces/decoding/run', { token: admin, body: { input: { codec: 'orders-csv', value: 1 } } })).status).to.equal(400);
+    expect((await tk.request('POST', '/studio/workspaces/decoding/run', { token: admin, body: { input: { codec: 'orders-csv', body_text: 'sku,qty\na,1,extra\n' } } })).status).to.equal(400);
   });
 });

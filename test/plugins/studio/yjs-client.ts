@@ -26,19 +26,22 @@ export async function waitUntil(check: () => boolean | Promise<boolean>, ms = 15
  * message. Its document is `doc.getMap('files')` of Y.Text.
  */
 export class YClient {
-  readonly doc = new Y.Doc();
-  readonly awareness = new Awareness(this.doc);
+  readonly awareness: Awareness;
   readonly statuses: any[] = [];
   synced = false;
   closedWith: { code: number; reason: string } | undefined;
 
-  private constructor(readonly socket: WebSocket) {
+  private constructor(readonly socket: WebSocket, readonly doc: Y.Doc) {
+    this.awareness = new Awareness(doc);
     socket.binaryType = 'nodebuffer';
     socket.on('message', (data: Buffer) => this.receive(new Uint8Array(data)));
     socket.on('close', (code, reason) => (this.closedWith = { code, reason: reason.toString() }));
-    this.doc.on('update', (update: Uint8Array, origin: unknown) => {
+    const relay = (update: Uint8Array, origin: unknown) => {
       if (origin !== FROM_SERVER) this.send(SYNC, (e) => sync.writeUpdate(e, update));
-    });
+    };
+    doc.on('update', relay);
+    // Offline (closed), the document keeps its edits; a reconnect sends them in sync step 2.
+    socket.on('close', () => doc.off('update', relay));
     this.awareness.on('update', ({ added, updated, removed }: { added: number[]; updated: number[]; removed: number[] }, origin: unknown) => {
       if (origin === FROM_SERVER) return;
       const changed = [...added, ...updated, ...removed];
@@ -46,10 +49,10 @@ export class YClient {
     });
   }
 
-  static open(tk: TestKernel, ticket: string, query = ''): Promise<YClient> {
+  static open(tk: TestKernel, ticket: string, query = '', doc = new Y.Doc()): Promise<YClient> {
     return new Promise((resolve, reject) => {
       const socket = new WebSocket(`${tk.url.replace(/^http/, 'ws')}/studio/collab/ws?ticket=${ticket}${query}`);
-      const client = new YClient(socket);
+      const client = new YClient(socket, doc);
       socket.once('open', () => {
         client.send(SYNC, (e) => sync.writeSyncStep1(e, client.doc));
         resolve(client);
@@ -60,8 +63,9 @@ export class YClient {
   }
 
   /** Opens and waits until the server's state has arrived. */
-  static async join(tk: TestKernel, ticket: string): Promise<YClient> {
-    const client = await YClient.open(tk, ticket);
+  /** Opens and waits until the server's state has arrived; `doc` reconnects an existing document (with its offline edits). */
+  static async join(tk: TestKernel, ticket: string, doc?: Y.Doc): Promise<YClient> {
+    const client = await YClient.open(tk, ticket, '', doc);
     await waitUntil(() => client.synced, 15_000, 'the first sync');
     return client;
   }
