@@ -73,8 +73,13 @@ export class StreamsService {
    * Appends messages in the caller's transaction. With an idempotency key, a publish already made
    * under it answers its stored result (`replayed`), and the same key with other messages is refused.
    */
-  async publish(db: Knex.Transaction, stream: StreamRef, messages: readonly NewMessage[], options: { dryRun: boolean; idempotencyKey?: string | undefined }): Promise<{ appended: Appended[]; replayed: boolean }> {
-    const now = this.clock.now();
+  async publish(
+    db: Knex.Transaction,
+    stream: StreamRef,
+    messages: readonly NewMessage[],
+    options: { dryRun: boolean; idempotencyKey?: string | undefined; ahead?: { at: Date; published: readonly Appended[] } },
+  ): Promise<{ appended: Appended[]; replayed: boolean }> {
+    const now = options.ahead?.at ?? this.clock.now();
     const idempotencyKey = options.idempotencyKey;
     let fingerprint: string | undefined;
     if (idempotencyKey !== undefined) {
@@ -85,7 +90,11 @@ export class StreamsService {
         return { appended: stored.result, replayed: true };
       }
     }
-    const appended = await this.backend.append(db, stream, messages, now, { dryRun: options.dryRun, ...(idempotencyKey !== undefined ? { dedupKey: idempotencyKey } : {}) });
+    const appended = await this.backend.append(db, stream, messages, now, {
+      dryRun: options.dryRun,
+      ...(idempotencyKey !== undefined ? { dedupKey: idempotencyKey } : {}),
+      ...(options.ahead ? { published: options.ahead.published } : {}),
+    });
     if (idempotencyKey !== undefined && fingerprint !== undefined) await new PublishStore(db).save(stream, idempotencyKey, fingerprint, appended, now);
     const event: AppendedEvent = { tenant_id: stream.tenantId, stream_uid: stream.uid, partitions: [...new Set(appended.map((a) => a.partition))] };
     await this.events.publish(APPENDED_TOPIC, event, { db });
