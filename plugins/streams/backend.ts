@@ -18,6 +18,12 @@ export interface StreamRef {
   maxMessages: number | null;
 }
 
+/** The codec revision that encoded a message's body (recorded so it can be read with that schema later). */
+export interface CodecWriter {
+  codec: string;
+  revision: number;
+}
+
 /** One message to append, already encoded. */
 export interface NewMessage {
   id: string;
@@ -27,6 +33,8 @@ export interface NewMessage {
   contentType: string;
   body: Buffer;
   replayOf: string | null;
+  /** The codec revision that encoded the body; absent or null for bodies no revisioned codec wrote. */
+  writer?: CodecWriter | null;
 }
 
 /** One stored message. */
@@ -41,6 +49,7 @@ export interface StoredMessage {
   body: Buffer;
   publishedAt: Date;
   replayOf: string | null;
+  writer?: CodecWriter | null;
 }
 
 export interface Appended {

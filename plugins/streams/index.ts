@@ -6,6 +6,7 @@ import { streamHandlers } from './handlers/streams.js';
 import { tailHandlers } from './handlers/tail.js';
 import { createStreams } from './migrations/001_streams.js';
 import { createMessageIndex } from './migrations/002_message_index.js';
+import { addMessageWriter } from './migrations/003_message_writer.js';
 import { natsBackend } from './nats-backend.js';
 import { postgresBackend } from './postgres-backend.js';
 import { retentionJob } from './retention.js';
@@ -22,7 +23,7 @@ export default createPlugin<
 >({
   id: 'streams',
   manifest: fromRoot('manifests', 'streams.json'),
-  migrations: [createStreams, createMessageIndex],
+  migrations: [createStreams, createMessageIndex, addMessageWriter],
   deps: { db: coreServices.db, clock: coreServices.clock, events: coreServices.events, extensions: coreServices.extensions },
   setup({ db, clock, events, extensions }, { settings }) {
     const backend: StreamBackend = settings.backend === 'nats' ? natsBackend(settings.nats.url) : postgresBackend();

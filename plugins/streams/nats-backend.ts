@@ -33,6 +33,9 @@ interface Meta {
   content_type: string;
   published_at: string;
   replay_of: string | null;
+  /** The codec revision that wrote the body (absent when none did). */
+  codec?: string;
+  codec_revision?: number;
 }
 
 const META_HEADER = 'Rt-Meta';
@@ -74,6 +77,7 @@ function toMessage(stored: Fetched, partition: number): StoredMessage {
     body: Buffer.from(stored.data),
     publishedAt: new Date(meta.published_at),
     replayOf: meta.replay_of,
+    writer: meta.codec !== undefined && meta.codec_revision !== undefined ? { codec: meta.codec, revision: meta.codec_revision } : null,
   };
 }
 
@@ -200,7 +204,7 @@ export function natsBackend(url: string): StreamBackend {
     const publishedAt = now.toISOString();
     const acks = await Promise.all(
       messages.map((m, index) => {
-        const meta: Meta = { id: m.id, stream: stream.id, key: m.key, headers: m.headers, content_type: m.contentType, published_at: publishedAt, replay_of: m.replayOf };
+        const meta: Meta = { id: m.id, stream: stream.id, key: m.key, headers: m.headers, content_type: m.contentType, published_at: publishedAt, replay_of: m.replayOf, ...(m.writer ? { codec: m.writer.codec, codec_revision: m.writer.revision } : {}) };
         const h = natsHeaders();
         h.set(META_HEADER, JSON.stringify(meta));
         // A retried publish under the same idempotency key carries the same ids, so JetStream drops the repeats.
@@ -239,8 +243,12 @@ export function natsBackend(url: string): StreamBackend {
     async append(db, stream, messages, now, options) {
       if (options.dryRun) return messages.map((m) => ({ id: m.id, partition: m.partition, offset: -1 }));
       const appended = options.published ? [...options.published] : await publish(stream, messages, now, options.dedupKey);
-      await db('streams_message_index').insert(
-        messages.map((m, i) => ({ tenant_id: stream.tenantId, stream_uid: stream.uid, partition: m.partition, offset: appended[i]?.offset, id: m.id, stream: stream.id, published_at: now, replay_of: m.replayOf })),
+      // One statement with one array per column rather than a VALUES row per message: eight
+      // parameters instead of eight per message, which the database parses and binds far faster.
+      await db.raw(
+        `INSERT INTO streams_message_index (tenant_id, stream_uid, partition, "offset", id, stream, published_at, replay_of)
+         SELECT ?, ?, m.partition, m."offset", m.id, ?, ?, m.replay_of FROM unnest(?::int[], ?::bigint[], ?::text[], ?::text[]) AS m(partition, "offset", id, replay_of)`,
+        [stream.tenantId, stream.uid, stream.id, now, messages.map((m) => m.partition), appended.map((a) => a.offset), messages.map((m) => m.id), messages.map((m) => m.replayOf)] as Knex.RawBinding[],
       );
       return appended;
     },

@@ -15,9 +15,11 @@ interface MessageRow {
   body: Uint8Array;
   published_at: Date | string;
   replay_of: string | null;
+  codec: string | null;
+  codec_revision: number | null;
 }
 
-const COLUMNS = 'm.id, m.stream, m.partition, m."offset", m.key, m.headers, m.content_type, m.body, m.published_at, m.replay_of';
+const COLUMNS = 'm.id, m.stream, m.partition, m."offset", m.key, m.headers, m.content_type, m.body, m.published_at, m.replay_of, m.codec, m.codec_revision';
 
 function toMessage(row: MessageRow): StoredMessage {
   return {
@@ -31,6 +33,7 @@ function toMessage(row: MessageRow): StoredMessage {
     body: Buffer.isBuffer(row.body) ? row.body : Buffer.from(row.body),
     publishedAt: row.published_at instanceof Date ? row.published_at : new Date(row.published_at),
     replayOf: row.replay_of,
+    writer: row.codec !== null && row.codec_revision !== null ? { codec: row.codec, revision: row.codec_revision } : null,
   };
 }
 
@@ -93,6 +96,8 @@ export function postgresBackend(): StreamBackend {
           size: m.body.length,
           published_at: now,
           replay_of: m.replayOf,
+          codec: m.writer?.codec ?? null,
+          codec_revision: m.writer?.revision ?? null,
         })),
       );
       return messages.map((m) => ({ id: m.id, partition: m.partition, offset: offsets.get(m) as number }));

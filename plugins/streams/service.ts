@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { ApiError } from '../../kernel/errors.js';
 import type { Clock } from '../../kernel/types.js';
 import type { Events, Extensions } from '../../kernel/plugin/api.js';
-import type { Appended, NewMessage, StreamBackend, StreamRef } from './backend.js';
+import type { Appended, NewMessage, StoredMessage, StreamBackend, StreamRef } from './backend.js';
 import { streamCodecs, type StreamCodec } from './contract.js';
 import { batchFingerprint, type Limits } from './encode.js';
 import { PublishStore, StreamStore, type StreamRecord } from './store.js';
@@ -53,6 +53,30 @@ export class StreamsService {
     const resolver = this.extensions.all(streamCodecs)[0];
     if (!resolver) return undefined;
     return resolver.resolve(db, stream.tenant_id, stream.codec);
+  }
+
+  /**
+   * What shows messages: each with the codec revision that wrote it, read as that codec's current
+   * revision (schema resolution), or with the stream's codec when no revision was recorded. One
+   * per call (or open tail): each (codec, revision) is resolved once.
+   */
+  decoders(db: Db, tenantId: string): { of(streamCodec: string | null, message: StoredMessage): Promise<StreamCodec | undefined> } {
+    const resolved = new Map<string, Promise<StreamCodec | undefined>>();
+    const resolver = this.extensions.all(streamCodecs)[0];
+    return {
+      of(streamCodec, message) {
+        const writer = message.writer ?? null;
+        const codecId = writer?.codec ?? streamCodec;
+        if (codecId === null || !resolver) return Promise.resolve(undefined);
+        const key = `${codecId}\u0000${writer?.revision ?? ''}`;
+        let codec = resolved.get(key);
+        if (!codec) {
+          codec = resolver.resolve(db, tenantId, codecId, writer?.revision);
+          resolved.set(key, codec);
+        }
+        return codec;
+      },
+    };
   }
 
   /** Refuses a codec id that cannot be used: no codecs plugin, or no such codec in the tenant. */

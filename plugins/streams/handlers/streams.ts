@@ -149,8 +149,10 @@ export function streamHandlers(service: StreamsService): Record<string, Handler>
         ...(after ? { after } : {}),
         limit: page.fetch,
       });
-      const codec = await service.codecOf(call.db, stream);
-      return { status: 200, body: { items: found.map((m) => messageView(m, codec)) } };
+      const decoders = service.decoders(call.db, stream.tenant_id);
+      const items = [];
+      for (const m of found) items.push(messageView(m, await decoders.of(stream.codec, m)));
+      return { status: 200, body: { items } };
     },
 
     async listConsumers(call) {
