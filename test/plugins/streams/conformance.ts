@@ -167,6 +167,24 @@ export function streamConformance(name: string, target: ConformanceTarget): void
       expect(tail.body.items.map((m: any) => m.id)).to.deep.equal(fromMiddle.slice(3).map((m) => m.id));
     });
 
+    it('publishes nothing on a dry run, and writes one audit record per publish; a refused batch publishes nothing', async () => {
+      const stream = await createStream();
+      const dry = await tk.request('POST', `/streams/${stream}/messages?dry_run=true`, { body: { messages: [{ value: 'ghost' }] } });
+      expect(dry.status, dry.text).to.equal(200);
+      expect(dry.body.would.status).to.equal(201);
+      const bad = await tk.request('POST', `/streams/${stream}/messages`, { body: { messages: [{ value: 'ok' }, { body_base64: '***' }] } });
+      expect(bad.status).to.equal(400);
+      expect(bad.body.error.details[0].pointer).to.equal('/messages/1/body_base64');
+      expect(await readAll(stream)).to.have.length(0);
+      const res = await tk.request('POST', `/streams/${stream}/messages`, { body: { messages: [{ value: 1 }, { value: 2 }] } });
+      expect(res.status, res.text).to.equal(201);
+      const records = await tk.kernel.database.knex('audit_records').where({ request_id: res.headers.get('x-request-id') });
+      expect(records).to.have.length(1);
+      expect(records[0]).to.include({ operation: 'publishMessages', resource_id: stream, outcome: 'success' });
+      expect((await readAll(stream)).map((m) => m.value)).to.deep.equal([1, 2]);
+      for (const m of res.body.messages) expect((await tk.request('GET', `/messages/${m.id}`)).status).to.equal(200);
+    });
+
     it('publishes idempotently: the same key answers the first result and stores nothing more; other messages under it are refused', async () => {
       const stream = await createStream({ partitions: 3 });
       const batch = [{ key: 'a', value: 1 }, { value: 2 }, { key: 'c', value: 3 }];
