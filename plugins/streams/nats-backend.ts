@@ -209,7 +209,8 @@ export function natsBackend(url: string): StreamBackend {
         h.set(META_HEADER, JSON.stringify(meta));
         // A retried publish under the same idempotency key carries the same ids, so JetStream drops the repeats.
         const msgID = dedupKey !== undefined ? `${stream.uid}:${dedupKey}:${index}` : m.id;
-        return js.publish(subject(stream, m.partition), m.body, { msgID, headers: h, expect: { streamName: jetStreamName(stream) } });
+        // No expected-stream header: the subject names the stream's uid, so only that JetStream stream takes it.
+        return js.publish(subject(stream, m.partition), m.body, { msgID, headers: h });
       }),
     );
     return messages.map((m, i) => ({ id: m.id, partition: m.partition, offset: (acks[i] as { seq: number }).seq }));
