@@ -7,7 +7,8 @@ import type { BenchContext, Scenario } from './scenarios.js';
 const VALUE = randomBytes(500).toString('hex');
 const BATCH = JSON.stringify({ messages: Array.from({ length: 100 }, (_, i) => ({ key: `k${i % 10}`, value: VALUE })) });
 const CONNECTIONS = 16;
-const SECONDS = 5;
+// Long enough windows that a loaded machine (a publish taking seconds) still completes a fair sample.
+const SECONDS = 10;
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
 function kernelEnv(context: BenchContext, streams: Record<string, unknown>): Record<string, string> {
