@@ -71,7 +71,8 @@ export async function load(base: string, options: LoadOptions): Promise<Figures>
 
 function figuresOf(result: Awaited<ReturnType<typeof autocannon>>): Figures {
   return {
-    rps: Math.round(result.requests.average),
+    // Whole requests per second, except under a few per second (a loaded machine, heavy requests), where rounding would hide the ratio.
+    rps: result.requests.average >= 100 ? Math.round(result.requests.average) : Math.round(result.requests.average * 100) / 100,
     p99_ms: result.latency.p99,
     mean_ms: Math.round(result.latency.mean * 100) / 100,
     errors: result.errors + result.non2xx,

@@ -8,6 +8,7 @@ import { tailHandlers } from './handlers/tail.js';
 import { createStreams } from './migrations/001_streams.js';
 import { createMessageIndex } from './migrations/002_message_index.js';
 import { createReplayIndex } from './migrations/003_replay_index.js';
+import { addMessageWriter } from './migrations/004_message_writer.js';
 import { natsBackend } from './nats-backend.js';
 import { postgresBackend } from './postgres-backend.js';
 import { streamPublisher } from './publisher.js';
@@ -27,7 +28,7 @@ export default createPlugin<
 >({
   id: 'streams',
   manifest: fromRoot('manifests', 'streams.json'),
-  migrations: [createStreams, createMessageIndex, createReplayIndex],
+  migrations: [createStreams, createMessageIndex, createReplayIndex, addMessageWriter],
   deps: { db: coreServices.db, clock: coreServices.clock, events: coreServices.events, extensions: coreServices.extensions },
   setup({ db, clock, events, extensions }, { settings }) {
     const backend: StreamBackend = settings.backend === 'nats' ? natsBackend(settings.nats.url) : postgresBackend();
