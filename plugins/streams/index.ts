@@ -6,7 +6,6 @@ import { streamHandlers } from './handlers/streams.js';
 import { tailHandlers } from './handlers/tail.js';
 import { createStreams } from './migrations/001_streams.js';
 import { createMessageIndex } from './migrations/002_message_index.js';
-import { natsBackend } from './nats-backend.js';
 import { postgresBackend } from './postgres-backend.js';
 import { retentionJob } from './retention.js';
 import { StreamsService, type StreamsSettings } from './service.js';
@@ -24,8 +23,9 @@ export default createPlugin<
   manifest: fromRoot('manifests', 'streams.json'),
   migrations: [createStreams, createMessageIndex],
   deps: { db: coreServices.db, clock: coreServices.clock, events: coreServices.events, extensions: coreServices.extensions },
-  setup({ db, clock, events, extensions }, { settings }) {
-    const backend: StreamBackend = settings.backend === 'nats' ? natsBackend(settings.nats.url) : postgresBackend();
+  async setup({ db, clock, events, extensions }, { settings }) {
+    // The NATS client (and its dependencies) is loaded only by an instance configured for it.
+    const backend: StreamBackend = settings.backend === 'nats' ? (await import('./nats-backend.js')).natsBackend(settings.nats.url) : postgresBackend();
     const service = new StreamsService(backend, extensions, events, clock, settings);
     return {
       handlers: { ...streamHandlers(service), ...messageHandlers(service), ...tailHandlers(service, db) },
