@@ -79,7 +79,10 @@ export function createUpgradeListener(input: {
   // `ws` is loaded on the first WebSocket open: most instances never serve one.
   let wss: WebSocketServer | undefined;
   const server = (): WebSocketServer => {
-    wss ??= new (require('ws') as typeof import('ws')).WebSocketServer({ noServer: true, clientTracking: false, maxPayload: input.maxPayloadBytes, perMessageDeflate: false });
+    if (!wss) {
+      const { WebSocketServer: Server } = require('ws') as typeof import('ws');
+      wss = new Server({ noServer: true, clientTracking: false, maxPayload: input.maxPayloadBytes, perMessageDeflate: false });
+    }
     return wss;
   };
 

@@ -34,8 +34,13 @@ export interface NewCall {
   body: unknown;
 }
 
-/** A fresh Call; `db` is the kernel's handle (the transaction step swaps in the call's transaction). */
+/**
+ * A fresh Call; `db` is the kernel's handle (the transaction step swaps in the call's transaction).
+ * The attribution is read from the headers when something first asks for it (the audit step of
+ * a mutating call); most calls, reads and health checks, never do.
+ */
 export function newCall(input: NewCall, db: Knex): Call {
+  let attribution: Attribution | undefined;
   return {
     route: input.route,
     transport: input.transport,
@@ -47,7 +52,13 @@ export function newCall(input: NewCall, db: Knex): Call {
     headers: input.headers,
     body: input.body,
     receivedAt: new Date(),
-    attribution: attributionFrom(input.headers, input.transport),
+    get attribution(): Attribution {
+      attribution ??= attributionFrom(input.headers, input.transport);
+      return attribution;
+    },
+    set attribution(value: Attribution) {
+      attribution = value;
+    },
     dryRun: false,
     db,
     notes: {},
