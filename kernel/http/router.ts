@@ -23,7 +23,7 @@ function queryObject(ctx: Context): Record<string, unknown> {
 
 function writeReply(ctx: Context, reply: Reply, contentType: string | undefined): void {
   ctx.status = reply.status;
-  for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
+  if (reply.headers) for (const name in reply.headers) ctx.set(name, reply.headers[name] as string);
   if (reply.body !== undefined) {
     ctx.body = reply.body;
     if (contentType) ctx.type = contentType;
