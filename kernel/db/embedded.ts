@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
@@ -121,6 +121,9 @@ function migratedDir(key: string): string {
   return `${templateDir()}-migrated-${key}`;
 }
 
+/** Migrated templates of other migration sets kept beside the newest one. */
+const KEPT_MIGRATED_TEMPLATES = 3;
+
 export interface EmbeddedDatabase {
   pglite: PGliteInstance;
   /**
@@ -160,10 +163,11 @@ async function keepMigratedCopy(db: PGliteInstance, dir: string, key: string): P
       await copy.close();
     }
     renameSync(building, target);
-    const prefix = `${basename(templateDir())}-migrated-`;
-    for (const entry of readdirSync(dirname(target))) {
-      if (entry.startsWith(prefix) && entry !== basename(target) && !entry.slice(prefix.length).includes('.')) rmSync(join(dirname(target), entry), { recursive: true, force: true });
-    }
+    // Older migration sets' templates go, but not the few newest: kernels with other plugin
+    // sets (tests, several profiles) may be copying one right now.
+    const others = migratedTemplates().filter((path) => path !== target);
+    others.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+    for (const old of others.slice(KEPT_MIGRATED_TEMPLATES)) rmSync(old, { recursive: true, force: true });
   } catch {
     // Another process kept it first, or the cache is not writable: the next fresh start migrates again.
     rmSync(building, { recursive: true, force: true });
@@ -187,8 +191,13 @@ export async function openEmbedded(dir: string | undefined, migrationKey?: strin
   if (existsSync(join(dir, 'PG_VERSION'))) return { pglite: new PGlite(dir, { startParams: startParams() }) };
   const migrated = migrationKey ? existsSafe(() => join(migratedDir(migrationKey), 'PG_VERSION')) : false;
   if (migrated && migrationKey) {
-    copyTree(migratedDir(migrationKey), dir);
-    return { pglite: new PGlite(dir, { startParams: startParams() }) };
+    try {
+      copyTree(migratedDir(migrationKey), dir);
+      return { pglite: new PGlite(dir, { startParams: startParams() }) };
+    } catch {
+      // Removed while being copied: start from the initdb template as if it had never been kept.
+      for (const entry of readdirSync(dir)) if (!PROCESS_FILES.has(entry)) rmSync(join(dir, entry), { recursive: true, force: true });
+    }
   }
   const kept = await template();
   if (kept) copyTree(join(kept, 'data'), dir);
