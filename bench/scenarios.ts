@@ -353,6 +353,9 @@ function bootSummary(rounds: BootFigures[], budget: { ready_ms: number; rss_idle
     rounds,
     budget,
     meets_budget: ready <= budget.ready_ms && rss <= budget.rss_idle_mb,
+    // The same budget against CPU time, which a machine busy with other work inflates far less
+    // than the wall clock (scrypt's worker thread counts too, though it overlaps the boot).
+    meets_budget_in_cpu_time: Math.min(...rounds.map((r) => r.cpu_ms)) <= budget.ready_ms && rss <= budget.rss_idle_mb,
   };
 }
 
@@ -393,6 +396,14 @@ const boot: Scenario = {
     figures.local_restart = bootSummary(restarts, BOOT_BUDGETS.local);
     figures.production = postgres ?? bootSummary(production, BOOT_BUDGETS.production);
     figures.production_restart = postgres ?? bootSummary(productionRestarts, BOOT_BUDGETS.production);
+    // The floor in the same run (boot_floor has the whole of it): what the budgets leave the
+    // kernel once module loading and PGlite's own start are paid.
+    const modules = await floorPart('modules');
+    const pglite = await floorPart('pglite');
+    const localReady = (figures.local as { ready_ms: number }).ready_ms;
+    figures.floor = { modules_ms: modules.ms, modules_cpu_ms: modules.cpu_ms, pglite_start_ms: pglite.start_ms, pglite_start_cpu_ms: pglite.start_cpu_ms };
+    figures.local_over_floor_ms = localReady - (modules.ms as number) - (pglite.start_ms as number);
+    if (typeof figures.production !== 'string') figures.production_over_floor_ms = (figures.production as { ready_ms: number }).ready_ms - (modules.ms as number);
     return figures;
   },
 };
