@@ -9,7 +9,6 @@ import { createStreams } from './migrations/001_streams.js';
 import { createMessageIndex } from './migrations/002_message_index.js';
 import { createReplayIndex } from './migrations/003_replay_index.js';
 import { addMessageWriter } from './migrations/004_message_writer.js';
-import { natsBackend } from './nats-backend.js';
 import { postgresBackend } from './postgres-backend.js';
 import { streamPublisher } from './publisher.js';
 import { retentionJob } from './retention.js';
@@ -30,8 +29,9 @@ export default createPlugin<
   manifest: fromRoot('manifests', 'streams.json'),
   migrations: [createStreams, createMessageIndex, createReplayIndex, addMessageWriter],
   deps: { db: coreServices.db, clock: coreServices.clock, events: coreServices.events, extensions: coreServices.extensions },
-  setup({ db, clock, events, extensions }, { settings }) {
-    const backend: StreamBackend = settings.backend === 'nats' ? natsBackend(settings.nats.url) : postgresBackend();
+  async setup({ db, clock, events, extensions }, { settings }) {
+    // The NATS client (and its dependencies) is loaded only by an instance configured for it.
+    const backend: StreamBackend = settings.backend === 'nats' ? (await import('./nats-backend.js')).natsBackend(settings.nats.url) : postgresBackend();
     const service = new StreamsService(backend, extensions, events, clock, settings);
     return {
       handlers: { ...streamHandlers(service), ...messageHandlers(service), ...tailHandlers(service, db) },
