@@ -47,7 +47,7 @@ async function statements(secret: string, body: Created, now: Date): Promise<unk
   return db.transaction(async (trx) => {
     const claim = await claimKey(trx, scope);
     if (!claim.locked || claim.stored) throw new Error('the key was taken');
-    const component = await new ComponentStore(trx).insert('default', body.id, { name: body.name }, now);
+    const component = await new ComponentStore(trx).insert('default', body.id, { name: body.name, type: 'passthrough', stream: null, config: {}, secrets: null, secret_fields: [] }, now);
     await saveResponse(trx, scope, 'fingerprint', { status: 201, body: component }, now, new Date(now.getTime() + DAY_MS));
     await insertRecord(trx, auditContent(body, token.id, now));
     return component;
@@ -57,12 +57,12 @@ async function statements(secret: string, body: Created, now: Date): Promise<unk
 async function fused(body: Created, now: Date): Promise<unknown> {
   const audit = recordInsert(auditContent(body, 'floor', now));
   const result = await db.raw(
-    `WITH c AS (INSERT INTO components (tenant_id, id, name, created_at, updated_at) VALUES ('default', ?, ?, ?, ?) RETURNING *),
+    `WITH c AS (INSERT INTO components (tenant_id, id, name, type, state_since, created_at, updated_at) VALUES ('default', ?, ?, 'passthrough', ?, ?, ?) RETURNING *),
           k AS (INSERT INTO ${KEYS} (tenant_id, subject_id, operation, key, fingerprint, status, headers, body, created_at, expires_at)
                 SELECT c.tenant_id, 'floor', 'createComponent', ?, 'fingerprint', 201, '{}'::jsonb, row_to_json(c)::text, c.created_at, ? FROM c),
           a AS (${audit.sql})
      SELECT * FROM c`,
-    [body.id, body.name, now, now, body.idempotency_key, new Date(now.getTime() + DAY_MS), ...audit.bindings] as Knex.RawBinding[],
+    [body.id, body.name, now, now, now, body.idempotency_key, new Date(now.getTime() + DAY_MS), ...audit.bindings] as Knex.RawBinding[],
   );
   return (result.rows as unknown[])[0];
 }

@@ -2,7 +2,7 @@ import getRawBody from 'raw-body';
 import type { Context } from 'koa';
 import { ApiError } from '../errors.js';
 
-export type BodyType = 'json' | 'octet-stream' | 'json-or-octet-stream' | 'none';
+export type BodyType = 'json' | 'octet-stream' | 'json-or-octet-stream' | 'bytes' | 'none';
 
 function hasBody(ctx: Context): boolean {
   const length = ctx.get('content-length');
@@ -26,6 +26,8 @@ async function readRaw(ctx: Context, limit: number): Promise<Buffer> {
  */
 export async function readBody(ctx: Context, type: BodyType, limits: { json: number; binary: number }): Promise<unknown> {
   if (!hasBody(ctx)) return undefined;
+  // Whatever its Content-Type (a webhook's sender chooses it): the exact bytes, for signatures.
+  if (type === 'bytes') return readRaw(ctx, limits.binary);
   if (type === 'octet-stream' || (type === 'json-or-octet-stream' && ctx.is('application/octet-stream'))) {
     if (!ctx.is('application/octet-stream')) throw new ApiError('unsupported_media_type', 'This route takes Content-Type: application/octet-stream.');
     return readRaw(ctx, limits.binary);

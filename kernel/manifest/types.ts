@@ -46,8 +46,9 @@ export interface RouteDecl {
   params?: JsonSchema;
   query?: JsonSchema;
   body?: JsonSchema;
+  /** `bytes`: the raw body as a Buffer whatever its Content-Type (webhooks). */
   /** `json-or-octet-stream`: JSON validated against `body`, or raw bytes (a Buffer) when sent as application/octet-stream. */
-  body_type?: 'json' | 'octet-stream' | 'json-or-octet-stream' | 'none';
+  body_type?: 'json' | 'octet-stream' | 'json-or-octet-stream' | 'bytes' | 'none';
   /**
    * A JSON body must be sent even though its schema would accept `{}`. Without it a body is
    * required only when `{}` cannot be valid (required fields, minProperties, not an object).

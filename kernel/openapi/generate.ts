@@ -55,6 +55,9 @@ function requestBody(route: CompiledRoute, ref: (r: string) => string): Record<s
     const raw = route.decl.body_type === 'json-or-octet-stream' ? { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } : {};
     return { required: bodyRequired(route), content: { ...json, ...raw } };
   }
+  if (route.decl.body_type === 'bytes') {
+    return { required: false, content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } };
+  }
   if (route.decl.body_type === 'octet-stream') {
     return { required: true, content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } };
   }

@@ -13,7 +13,7 @@ function canForbid(route: CompiledRoute): boolean {
 
 /** Whether the route reads a request body (JSON or raw bytes), which can be too large or mistyped. */
 export function takesBody(route: CompiledRoute): boolean {
-  return takesJsonBody(route) || route.decl.body_type === 'octet-stream';
+  return takesJsonBody(route) || route.decl.body_type === 'octet-stream' || route.decl.body_type === 'bytes';
 }
 
 /**

@@ -1,4 +1,5 @@
 import { extensionPoint, type JsonSchema } from '../../kernel/plugin/api.js';
+import type { Knex } from 'knex';
 
 /**
  * What the components plugin offers other plugins: the extension point through which they
@@ -78,6 +79,69 @@ export interface ComponentType {
   config_schema: JsonSchema;
   /** Makes a runtime instance from a validated configuration. */
   create?(config: Readonly<Record<string, unknown>>, where: { tenantId: string; componentId?: string }): ComponentRuntime | Promise<ComponentRuntime>;
+  /**
+   * Checks a schema cannot express (a cron expression's syntax, say), after the schema passed:
+   * each problem's `pointer` is relative to the config (`/cron`). A problem is a 400 at create.
+   */
+  validate?(config: Readonly<Record<string, unknown>>): Array<{ pointer: string; message: string }>;
+  /** A source that receives through a route of its plugin (a webhook): the path, shown once on create. */
+  endpoint?(where: { tenantId: string; componentId: string }): string;
 }
 
 export const componentTypes = extensionPoint<ComponentType>('components.types');
+
+/** One message a source appends to its component's stream, as received. */
+export interface SourceMessage {
+  key?: string | null;
+  headers?: Readonly<Record<string, string>>;
+  body: Uint8Array;
+  content_type?: string;
+}
+
+/**
+ * How the components plugin appends a source's messages to streams without importing the
+ * streams plugin: the streams plugin contributes one publisher (`plugins/streams/publisher.ts`).
+ * Without it a source component cannot be created (it names a stream nobody keeps).
+ */
+export interface StreamPublisher {
+  /** Whether the tenant has this stream. */
+  exists(db: Knex | Knex.Transaction, tenantId: string, streamId: string): Promise<boolean>;
+  /**
+   * Appends one message in the caller's transaction (durable when it commits). With `dedupKey`,
+   * a message already appended under that key appends nothing new and answers the first one.
+   */
+  append(db: Knex.Transaction, tenantId: string, streamId: string, message: SourceMessage, options?: { dedupKey?: string }): Promise<{ id: string; partition: number; offset: number; duplicate: boolean }>;
+}
+
+export const componentPublisher = extensionPoint<StreamPublisher>('components.publisher', { single: true });
+
+/** A component as other plugins may see it: its configuration with secrets decrypted. */
+export interface ComponentRecord {
+  tenantId: string;
+  id: string;
+  type: string;
+  kind: ComponentKind | null;
+  /** The stream a source appends to (`null` for processors and sinks). */
+  stream: string | null;
+  /** `running` when it should run and runs, `stopped`, or `failed`. */
+  state: 'running' | 'stopped' | 'failed';
+  /** Config with secrets in clear: never put it in a response. */
+  config: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * What the components plugin lends to plugins that act on components outside a running source
+ * (a webhook route receiving for its component; a workflow worker making a sink from a
+ * component): read a component with its secrets, and append to a source's stream.
+ */
+export interface ComponentDirectory {
+  find(db: Knex | Knex.Transaction, tenantId: string, id: string): Promise<ComponentRecord | undefined>;
+  /** Appends to the source component's stream in the caller's transaction. */
+  emit(db: Knex.Transaction, component: ComponentRecord, message: SourceMessage, options?: { dedupKey?: string }): Promise<{ id: string; duplicate: boolean }>;
+}
+
+/**
+ * Plugins that need the directory contribute a receiver here; the components plugin hands each
+ * the directory when it starts (the other way round, a plugin would import the components plugin).
+ */
+export const componentDirectoryReceivers = extensionPoint<{ receive(directory: ComponentDirectory): void }>('components.directory');

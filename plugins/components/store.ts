@@ -3,67 +3,125 @@ import { isUniqueViolation } from '../../kernel/plugin/api.js';
 import { ApiError } from '../../kernel/errors.js';
 
 export type ComponentState = 'stopped' | 'running' | 'failed';
+export type DesiredState = 'stopped' | 'running';
 
+/** A component as the API shows it: secrets are absent from `config`, `secrets_set` names those stored. */
 export interface Component {
   id: string;
   tenant_id: string;
   name: string;
   description: string;
+  type: string;
+  stream: string | null;
   state: ComponentState;
+  desired_state: DesiredState;
+  status: { state: ComponentState; last_error: string | null; since: string };
   tags: string[];
   config: Record<string, unknown>;
+  secrets_set: string[];
   revision: number;
   created_at: string;
   updated_at: string;
 }
 
-interface Row extends Omit<Component, 'created_at' | 'updated_at'> {
+/** A row as stored, secrets still sealed. */
+export interface ComponentRow {
+  id: string;
+  tenant_id: string;
+  name: string;
+  description: string;
+  type: string;
+  stream: string | null;
+  state: ComponentState;
+  desired_state: DesiredState;
+  last_error: string | null;
+  state_since: Date | string;
+  tags: string[];
+  config: Record<string, unknown>;
+  secrets: string | null;
+  secret_fields: string[];
+  generation: number;
+  revision: number;
   created_at: Date | string;
   updated_at: Date | string;
 }
 
-export interface ComponentFields {
+export interface NewComponent {
   name: string;
   description?: string;
   tags?: string[];
+  type: string;
+  stream: string | null;
+  /** Config without its secrets. */
+  config: Record<string, unknown>;
+  secrets: string | null;
+  secret_fields: string[];
+}
+
+export interface ComponentChanges {
+  name?: string;
+  description?: string;
+  tags?: string[];
+  stream?: string | null;
   config?: Record<string, unknown>;
+  secrets?: string | null;
+  secret_fields?: string[];
 }
 
 export interface ListFilter {
   state?: string;
   tag?: string;
+  type?: string;
   afterId?: string;
   fetch: number;
 }
 
-const COLUMNS = ['id', 'tenant_id', 'name', 'description', 'state', 'tags', 'config', 'revision', 'created_at', 'updated_at'];
+const COLUMNS = ['id', 'tenant_id', 'name', 'description', 'type', 'stream', 'state', 'desired_state', 'last_error', 'state_since', 'tags', 'config', 'secrets', 'secret_fields', 'generation', 'revision', 'created_at', 'updated_at'];
 
 function iso(value: Date | string): string {
   return (value instanceof Date ? value : new Date(value)).toISOString();
 }
 
-function toComponent(row: Row): Component {
-  return { ...row, created_at: iso(row.created_at), updated_at: iso(row.updated_at) };
+export function toComponent(row: ComponentRow): Component {
+  return {
+    id: row.id,
+    tenant_id: row.tenant_id,
+    name: row.name,
+    description: row.description,
+    type: row.type,
+    stream: row.stream,
+    state: row.state,
+    desired_state: row.desired_state,
+    status: { state: row.state, last_error: row.last_error, since: iso(row.state_since) },
+    tags: row.tags,
+    config: row.config,
+    secrets_set: [...row.secret_fields].sort(),
+    revision: row.revision,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
 }
 
 /** The components table. Every query is keyed by tenant first (DESIGN.md "Storage"). */
 export class ComponentStore {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
-  async list(tenantId: string, filter: ListFilter): Promise<Component[]> {
+  async list(tenantId: string, filter: ListFilter): Promise<ComponentRow[]> {
     const query = this.db('components').select(COLUMNS).where({ tenant_id: tenantId }).orderBy('id', 'asc').limit(filter.fetch);
     if (filter.state) query.andWhere('state', filter.state);
+    if (filter.type) query.andWhere('type', filter.type);
     if (filter.tag) query.andWhereRaw('tags @> ARRAY[?]::text[]', [filter.tag]);
     if (filter.afterId !== undefined) query.andWhere('id', '>', filter.afterId);
-    return ((await query) as Row[]).map(toComponent);
+    return (await query) as ComponentRow[];
   }
 
-  async get(tenantId: string, id: string): Promise<Component | undefined> {
-    const row = (await this.db('components').select(COLUMNS).where({ tenant_id: tenantId, id }).first()) as Row | undefined;
-    return row && toComponent(row);
+  async get(tenantId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<ComponentRow | undefined> {
+    const query = this.db('components').select(COLUMNS).where({ tenant_id: tenantId, id }).first();
+    if (options.forUpdate) query.forUpdate();
+    return (await query) as ComponentRow | undefined;
   }
 
-  async insert(tenantId: string, id: string, fields: ComponentFields, now: Date): Promise<Component> {
+  async insert(tenantId: string, id: string, fields: NewComponent, now: Date): Promise<ComponentRow> {
     try {
       const [row] = (await this.db('components')
         .insert({
@@ -72,27 +130,69 @@ export class ComponentStore {
           name: fields.name,
           description: fields.description ?? '',
           tags: fields.tags ?? [],
-          config: JSON.stringify(fields.config ?? {}),
+          type: fields.type,
+          stream: fields.stream,
+          config: JSON.stringify(fields.config),
+          secrets: fields.secrets,
+          secret_fields: fields.secret_fields,
+          state_since: now,
           created_at: now,
           updated_at: now,
         })
-        .returning(COLUMNS)) as Row[];
-      return toComponent(row as Row);
+        .returning(COLUMNS)) as ComponentRow[];
+      return row as ComponentRow;
     } catch (err) {
       if (isUniqueViolation(err)) throw new ApiError('duplicate_identifier', `A component with id "${id}" already exists.`);
       throw err;
     }
   }
 
-  async update(tenantId: string, id: string, changes: Partial<ComponentFields> & { state?: ComponentState }, now: Date): Promise<Component | undefined> {
+  async update(tenantId: string, id: string, changes: ComponentChanges, now: Date): Promise<ComponentRow | undefined> {
     const patch: Record<string, unknown> = { updated_at: now, revision: this.db.raw('revision + 1') };
     if (changes.name !== undefined) patch.name = changes.name;
     if (changes.description !== undefined) patch.description = changes.description;
     if (changes.tags !== undefined) patch.tags = changes.tags;
+    if (changes.stream !== undefined) patch.stream = changes.stream;
     if (changes.config !== undefined) patch.config = JSON.stringify(changes.config);
-    if (changes.state !== undefined) patch.state = changes.state;
-    const [row] = (await this.db('components').where({ tenant_id: tenantId, id }).update(patch).returning(COLUMNS)) as Row[];
-    return row && toComponent(row);
+    if (changes.secrets !== undefined) patch.secrets = changes.secrets;
+    if (changes.secret_fields !== undefined) patch.secret_fields = changes.secret_fields;
+    // A running source restarts with its new configuration.
+    if (changes.config !== undefined || changes.secrets !== undefined || changes.stream !== undefined) patch.generation = this.db.raw('generation + 1');
+    const [row] = (await this.db('components').where({ tenant_id: tenantId, id }).update(patch).returning(COLUMNS)) as ComponentRow[];
+    return row;
+  }
+
+  /**
+   * An operator's action: what should run (`desired`), and — for what has nothing to run, or a
+   * stop — the state at once. `restart` bumps the generation so the running instance starts afresh.
+   */
+  async supervise(tenantId: string, id: string, change: { desired: DesiredState; state?: ComponentState; restart?: boolean }, now: Date): Promise<ComponentRow | undefined> {
+    const patch: Record<string, unknown> = { desired_state: change.desired, updated_at: now, revision: this.db.raw('revision + 1') };
+    if (change.state !== undefined) {
+      patch.state = change.state;
+      patch.state_since = this.db.raw('CASE WHEN state = ? THEN state_since ELSE ? END', [change.state, now]);
+      if (change.state !== 'failed') patch.last_error = null;
+    }
+    if (change.restart) patch.generation = this.db.raw('generation + 1');
+    const [row] = (await this.db('components').where({ tenant_id: tenantId, id }).update(patch).returning(COLUMNS)) as ComponentRow[];
+    return row;
+  }
+
+  /** What the runtime observed: `since` moves only when the state changes. */
+  async observe(tenantId: string, id: string, state: ComponentState, lastError: string | null): Promise<void> {
+    await this.db('components')
+      .where({ tenant_id: tenantId, id })
+      .update({
+        state,
+        last_error: lastError,
+        state_since: this.db.raw('CASE WHEN state = ? THEN state_since ELSE now() END', [state]),
+      });
+  }
+
+  /** Sources that should run, every tenant's (the supervisor's keys). */
+  async wantedRunning(types: readonly string[]): Promise<Array<{ tenant_id: string; id: string }>> {
+    if (types.length === 0) return [];
+    return (await this.db('components').select('tenant_id', 'id').where({ desired_state: 'running' }).whereIn('type', types)) as Array<{ tenant_id: string; id: string }>;
   }
 
   async remove(tenantId: string, id: string): Promise<boolean> {

@@ -4,6 +4,7 @@ import { fromRoot } from '../../kernel/paths.js';
 import { loadConfig, deepMerge } from '../../kernel/config/load.js';
 import { createKernel, type Kernel } from '../../kernel/boot.js';
 import type { KernelServices, PluginDefinition } from '../../kernel/types.js';
+import { dropConsoleRoles } from '../../plugins/sql/roles.js';
 
 export interface HttpResult {
   status: number;
@@ -85,6 +86,8 @@ export async function startKernel(
     async close() {
       // A schema the test named itself may be shared by several kernels; the test drops it.
       if (onPostgres && !options.schema && typeof database.schema === 'string') {
+        // The SQL console's database roles are cluster-wide: they go with the schema they serve.
+        await dropConsoleRoles(kernel.database.knex, database.schema).catch(() => undefined);
         await kernel.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [database.schema]).catch(() => undefined);
       }
       await kernel.close();

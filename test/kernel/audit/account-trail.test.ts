@@ -22,7 +22,7 @@ describe('the account-level audit trail (calls nobody authenticated)', function 
 
   it('records an anonymous write that names a tenant in the account trail, never in that tenant\'s chain', async () => {
     const before = await db()('audit_records').where({ tenant_id: 'beta' }).count<{ count: string }[]>('* as count');
-    const res = await k.request('POST', '/components', { body: { name: 'x' }, headers: { 'x-service-tenant': 'beta', 'x-request-id': 'anon-beta' } });
+    const res = await k.request('POST', '/components', { body: { type: 'passthrough', name: 'x' }, headers: { 'x-service-tenant': 'beta', 'x-request-id': 'anon-beta' } });
     expect(res.status).to.equal(401);
     const [row] = await db()('audit_records').where({ request_id: 'anon-beta' });
     expect(row).to.include({ tenant_id: '_account', status: 401, outcome: 'refused', subject_id: null });
@@ -33,7 +33,7 @@ describe('the account-level audit trail (calls nobody authenticated)', function 
 
   it('creates no trail for a tenant that does not exist', async () => {
     await new Promise((resolve) => setTimeout(resolve, 800));
-    const res = await k.request('POST', '/components', { body: { name: 'x', tenant_id: 'ghost' }, headers: { 'x-service-tenant': 'ghost' } });
+    const res = await k.request('POST', '/components', { body: { type: 'passthrough', name: 'x', tenant_id: 'ghost' }, headers: { 'x-service-tenant': 'ghost' } });
     expect(res.status).to.equal(401);
     expect(await db()('audit_records').where({ tenant_id: 'ghost' })).to.deep.equal([]);
     expect(await db()('audit_heads').where({ tenant_id: 'ghost' })).to.deep.equal([]);
@@ -56,7 +56,7 @@ describe('the account-level audit trail (calls nobody authenticated)', function 
   it('writes at a bounded rate, counts what it drops, and says so in the next record', async () => {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const ids = Array.from({ length: 8 }, (_, i) => `flood-${i}`);
-    for (const id of ids) await k.request('POST', '/components', { body: { name: 'x' }, headers: { 'x-request-id': id } });
+    for (const id of ids) await k.request('POST', '/components', { body: { type: 'passthrough', name: 'x' }, headers: { 'x-request-id': id } });
     const written = await db()('audit_records').whereIn('request_id', ids).orderBy('at');
     expect(written.length).to.be.at.least(3).and.below(8);
     const metrics = await k.request('GET', '/metrics');
@@ -65,7 +65,7 @@ describe('the account-level audit trail (calls nobody authenticated)', function 
     // A token comes back after a quarter second at 4 per second; the record that takes it
     // carries the count of those dropped before it, so every dropped call is accounted for.
     await new Promise((resolve) => setTimeout(resolve, 400));
-    await k.request('POST', '/components', { body: { name: 'x' }, headers: { 'x-request-id': 'after-flood' } });
+    await k.request('POST', '/components', { body: { type: 'passthrough', name: 'x' }, headers: { 'x-request-id': 'after-flood' } });
     const carried = await db()('audit_records').whereIn('request_id', [...ids, 'after-flood']);
     const counted = carried.reduce((sum: number, r: { detail: { dropped_before?: number } }) => sum + (r.detail.dropped_before ?? 0), 0);
     expect(counted).to.equal(ids.length - written.length);

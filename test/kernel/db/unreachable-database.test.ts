@@ -30,13 +30,13 @@ describe('calls while the database is unreachable', function () {
   });
 
   it('answers 503 unavailable with Retry-After on reads, writes, sign-in and every credential, then recovers', async () => {
-    expect((await tk.request('POST', '/components', { token: session, body: { id: 'before', name: 'Before' } })).status).to.equal(201);
+    expect((await tk.request('POST', '/components', { token: session, body: { type: 'passthrough', id: 'before', name: 'Before' } })).status).to.equal(201);
 
     await relay.cut();
     expectUnavailable(await tk.request('GET', '/components', { token: session }), 'a read with a session');
     expectUnavailable(await tk.request('GET', '/components', { token: apiToken }), 'a read with an API token');
     expectUnavailable(await tk.request('GET', '/components', { headers: { 'x-api-key': apiToken } }), 'a read with X-API-Key');
-    expectUnavailable(await tk.request('POST', '/components', { token: session, body: { id: 'during', name: 'During' } }), 'a write');
+    expectUnavailable(await tk.request('POST', '/components', { token: session, body: { type: 'passthrough', id: 'during', name: 'During' } }), 'a write');
     expectUnavailable(await tk.request('POST', '/auth/login', { body: bootstrapCredentials() }), 'a sign-in');
     // The kernel itself stays up: liveness does not need the database.
     expect((await tk.request('GET', '/live')).status).to.equal(200);
@@ -47,7 +47,7 @@ describe('calls while the database is unreachable', function () {
     expect(list.status).to.equal(200);
     // The write refused during the outage left nothing behind.
     expect(list.body.items.map((c: { id: string }) => c.id)).to.deep.equal(['before']);
-    expect((await tk.request('POST', '/components', { token: apiToken, body: { id: 'after', name: 'After' } })).status).to.equal(201);
+    expect((await tk.request('POST', '/components', { token: apiToken, body: { type: 'passthrough', id: 'after', name: 'After' } })).status).to.equal(201);
     expect((await tk.request('POST', '/auth/login', { body: bootstrapCredentials() })).status).to.equal(200);
   });
 });

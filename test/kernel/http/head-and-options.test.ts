@@ -23,7 +23,7 @@ describe('HEAD and OPTIONS on every route', function () {
   before(async () => {
     tk = await startKernel({ plugins: PLUGINS });
     token = await loginAdmin(tk);
-    expect((await tk.request('POST', '/components', { token, body: { id: 'probe', name: 'Probe' } })).status).to.equal(201);
+    expect((await tk.request('POST', '/components', { token, body: { type: 'passthrough', id: 'probe', name: 'Probe' } })).status).to.equal(201);
     expect((await tk.request('POST', '/notes', { token, body: { id: 'probe', title: 'Probe' } })).status).to.equal(201);
   });
   after(() => tk.close());

@@ -30,7 +30,7 @@ describe('headers on every response: nosniff, and no-store for what holds tenant
   });
 
   it('sends both on every read of every plugin that answers with data', async () => {
-    expect((await tk.request('POST', '/components', { token, body: { id: 'held', name: 'Held' } })).status).to.equal(201);
+    expect((await tk.request('POST', '/components', { token, body: { type: 'passthrough', id: 'held', name: 'Held' } })).status).to.equal(201);
     for (const route of tk.kernel.catalog.routes.filter((r) => r.decl.method === 'GET')) {
       const path = route.path.replace(/\{[^}]+\}/g, 'held');
       const res = await tk.request('GET', path, { token });
@@ -45,7 +45,7 @@ describe('headers on every response: nosniff, and no-store for what holds tenant
     const refused = await tk.request('POST', '/auth/login', { body: { ...bootstrapCredentials(), password: 'wrong-password-0000' } });
     expect(refused.status).to.equal(401);
     expectGuarded(refused, 'a refused sign-in');
-    const created = await tk.request('POST', '/components', { token, body: { id: 'fresh', name: 'Fresh' } });
+    const created = await tk.request('POST', '/components', { token, body: { type: 'passthrough', id: 'fresh', name: 'Fresh' } });
     expect(created.status).to.equal(201);
     expectGuarded(created, 'a created row');
     const cases: Array<[string, string, Parameters<TestKernel['request']>[2]]> = [

@@ -21,10 +21,10 @@ describe('idempotency keys', () => {
 
   describe('POST /components with idempotency_key', () => {
     it('replays the stored response byte for byte, with Idempotent-Replayed, and creates once', async () => {
-      const first = await k.request('POST', '/components', { body: { name: 'Once', idempotency_key: 'create-once' }, headers: alice });
+      const first = await k.request('POST', '/components', { body: { type: 'passthrough', name: 'Once', idempotency_key: 'create-once' }, headers: alice });
       expect(first.status).to.equal(201);
       expect(first.headers.get('idempotent-replayed')).to.equal(null);
-      const again = await k.request('POST', '/components', { body: { name: 'Once' }, headers: { ...alice, 'idempotency-key': 'create-once' } });
+      const again = await k.request('POST', '/components', { body: { type: 'passthrough', name: 'Once' }, headers: { ...alice, 'idempotency-key': 'create-once' } });
       expect(again.status).to.equal(201);
       expect(again.text).to.equal(first.text);
       expect(again.headers.get('location')).to.equal('/components/once');
@@ -35,33 +35,33 @@ describe('idempotency keys', () => {
     });
 
     it('refuses the same key with a different payload: 422 idempotency_key_reused, no effect', async () => {
-      const res = await k.request('POST', '/components', { body: { name: 'Other' }, headers: { ...alice, 'idempotency-key': 'create-once' } });
+      const res = await k.request('POST', '/components', { body: { type: 'passthrough', name: 'Other' }, headers: { ...alice, 'idempotency-key': 'create-once' } });
       expect(res.status).to.equal(422);
       expect(res.body.error.code).to.equal('idempotency_key_reused');
       expect(await db()('components').where({ tenant_id: 'acme', id: 'other' }).first()).to.equal(undefined);
     });
 
     it('refuses a header key that contradicts the body key', async () => {
-      const res = await k.request('POST', '/components', { body: { name: 'Both', idempotency_key: 'a' }, headers: { ...alice, 'idempotency-key': 'b' } });
+      const res = await k.request('POST', '/components', { body: { type: 'passthrough', name: 'Both', idempotency_key: 'a' }, headers: { ...alice, 'idempotency-key': 'b' } });
       expect(res.status).to.equal(400);
       expect(res.body.error.code).to.equal('bad_request');
     });
 
     it('scopes keys to the principal and the tenant', async () => {
-      const bob = await k.request('POST', '/components', { body: { name: 'Bobs' }, headers: { ...as('bob', 'acme'), 'idempotency-key': 'create-once' } });
+      const bob = await k.request('POST', '/components', { body: { type: 'passthrough', name: 'Bobs' }, headers: { ...as('bob', 'acme'), 'idempotency-key': 'create-once' } });
       expect(bob.status).to.equal(201);
       expect(bob.body.id).to.equal('bobs');
-      const elsewhere = await k.request('POST', '/components', { body: { name: 'Once' }, headers: { ...as('alice', 'other'), 'idempotency-key': 'create-once' } });
+      const elsewhere = await k.request('POST', '/components', { body: { type: 'passthrough', name: 'Once' }, headers: { ...as('alice', 'other'), 'idempotency-key': 'create-once' } });
       expect(elsewhere.status).to.equal(201);
       expect(elsewhere.headers.get('idempotent-replayed')).to.equal(null);
       expect(elsewhere.body.tenant_id).to.equal('other');
     });
 
     it('does not keep the key of a call that failed: a retry runs again', async () => {
-      const failed = await k.request('POST', '/components', { body: { name: 'Once' }, headers: { ...alice, 'idempotency-key': 'dup' } });
+      const failed = await k.request('POST', '/components', { body: { type: 'passthrough', name: 'Once' }, headers: { ...alice, 'idempotency-key': 'dup' } });
       expect(failed.status).to.equal(409);
       await db()('components').where({ tenant_id: 'acme', id: 'once' }).delete();
-      const retried = await k.request('POST', '/components', { body: { name: 'Once' }, headers: { ...alice, 'idempotency-key': 'dup' } });
+      const retried = await k.request('POST', '/components', { body: { type: 'passthrough', name: 'Once' }, headers: { ...alice, 'idempotency-key': 'dup' } });
       expect(retried.status).to.equal(201);
       expect(retried.headers.get('idempotent-replayed')).to.equal(null);
     });
@@ -69,7 +69,7 @@ describe('idempotency keys', () => {
 
   describe('POST /components/{id}/start|stop|restart with request_id', () => {
     before(async () => {
-      await k.request('POST', '/components', { body: { name: 'Engine' }, headers: alice });
+      await k.request('POST', '/components', { body: { type: 'passthrough', name: 'Engine' }, headers: alice });
     });
 
     it('takes the key from the request_id body field or the Idempotency-Key header, for the same intent', async () => {

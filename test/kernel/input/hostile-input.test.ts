@@ -209,7 +209,10 @@ describe('hostile input, generated from /openapi.json for every operation', func
         const requestId = `hostile-${sent++}`;
         const res = await send(c, requestId);
         const label = `${op.method} ${op.path} ${c.part} ${c.field} = ${c.value.name}`;
-        if (res.status >= 500) problems.push(`${label}: ${res.status} ${res.text}`);
+        // 501 not_configured is no crash: a route that declares it answers so for a capability
+        // this deployment lacks (the SQL console on the embedded database).
+        const declaredNotConfigured = res.status === 501 && route?.decl.errors?.includes(501) === true && res.text.includes('"not_configured"');
+        if (res.status >= 500 && !declaredNotConfigured) problems.push(`${label}: ${res.status} ${res.text}`);
         // 431: a request line over the head limit is refused by the HTTP layer before it is a
         // call of any route, so there is no call to record.
         if (audited && res.status !== 431) {
@@ -229,7 +232,7 @@ describe('hostile input, generated from /openapi.json for every operation', func
     expect(nul.body.error).to.include({ code: 'validation_error', status: 400 });
     expect(nul.body.error.details[0]).to.include({ in: 'body', pointer: '/username' });
 
-    const surrogate = await k.request('POST', '/components', { token, raw: '{"name":"a\\udc00"}' });
+    const surrogate = await k.request('POST', '/components', { token, raw: '{"type":"passthrough","name":"a\\udc00"}' });
     expect(surrogate.status).to.equal(400);
     expect(surrogate.body.error.details[0]).to.include({ in: 'body', pointer: '/name' });
 
@@ -251,7 +254,7 @@ describe('hostile input, generated from /openapi.json for every operation', func
   });
 
   it('records a refused hostile write with what could be stored, and says the input was sanitized', async () => {
-    const res = await k.request('POST', '/components', { token, headers: { 'x-request-id': 'hostile-recorded' }, raw: '{"name":"bad\\u0000name","description":"x"}' });
+    const res = await k.request('POST', '/components', { token, headers: { 'x-request-id': 'hostile-recorded' }, raw: '{"type":"passthrough","name":"bad\\u0000name","description":"x"}' });
     expect(res.status).to.equal(400);
     const [row] = await k.kernel.database.knex('audit_records').where({ request_id: 'hostile-recorded' });
     expect(row).to.include({ outcome: 'refused', status: 400, error_code: 'validation_error', tenant_id: 'default' });

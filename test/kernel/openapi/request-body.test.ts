@@ -60,7 +60,7 @@ describe('a call without a body', function () {
   });
 
   it('runs an action whose fields are all optional, as if the body were {}', async () => {
-    expect((await tk.request('POST', '/components', { token: admin, body: { name: 'Bodiless' } })).status).to.equal(201);
+    expect((await tk.request('POST', '/components', { token: admin, body: { type: 'passthrough', name: 'Bodiless' } })).status).to.equal(201);
     const started = await tk.request('POST', '/components/bodiless/start', { token: admin });
     expect(started.status, started.text).to.equal(200);
     expect(started.body).to.deep.include({ action: 'start', previous_state: 'stopped' });

@@ -74,7 +74,7 @@ export function componentsClient(base: string, token: string) {
 
 export async function scenario(base: string, token: string): Promise<{ created: Created; listed: string[]; patched: Created }> {
   const client = componentsClient(base, token);
-  const created = await client.create({ name: 'Typed Client', tags: ['typed'], config: { replicas: 2, image: { name: 'web', pinned: true } } });
+  const created = await client.create({ type: 'passthrough', name: 'Typed Client', tags: ['typed'], config: { replicas: 2, image: { name: 'web', pinned: true } } });
   const listed = await client.list({ tag: 'typed', limit: 10, state: 'stopped' });
   const patched = await client.patch(created.id, { description: 'patched', config: { ...created.config, replicas: 3 } });
   if ('dry_run' in patched) throw new Error('a dry-run report without dry_run=true');

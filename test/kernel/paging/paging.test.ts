@@ -53,7 +53,7 @@ describe('cursor paging', () => {
     it('sees every row that existed before paging exactly once while rows are inserted concurrently', async () => {
       const existing = (await k.kernel.database.knex('components').where({ tenant_id: 'acme' }).pluck('id')) as string[];
       let n = 0;
-      const insert = () => Promise.all([0, 1, 2].map(() => k.request('POST', '/components', { body: { id: `new-${n++}`, name: 'New' }, headers: admin })));
+      const insert = () => Promise.all([0, 1, 2].map(() => k.request('POST', '/components', { body: { type: 'passthrough', id: `new-${n++}`, name: 'New' }, headers: admin })));
       const { items, pages } = await pageThrough(k, '/components?limit=50', admin, 'header', insert);
       expectEachOnce(items.map((c) => c.id), existing);
       expect(pages).to.be.greaterThan(12);

@@ -14,7 +14,7 @@ describe('audit records with real credentials (identity plugin)', () => {
   const db = () => k.kernel.database.knex;
 
   it('attributes a write to the session and its subject', async () => {
-    const res = await k.request('POST', '/components', { token: admin, body: { name: 'By session' } });
+    const res = await k.request('POST', '/components', { token: admin, body: { type: 'passthrough', name: 'By session' } });
     expect(res.status).to.equal(201);
     const [row] = await auditRows(db(), { request_id: res.headers.get('x-request-id') });
     expect(row).to.include({ tenant_id: 'default', outcome: 'success', credential_kind: 'session', actor_type: 'human' });
@@ -33,7 +33,7 @@ describe('audit records with real credentials (identity plugin)', () => {
   });
 
   it('records an unknown credential as refused with 401 in the account trail, naming the tenant it asked for', async () => {
-    const res = await k.request('POST', '/components', { token: 'sk_not_a_real_token', body: { name: 'X' }, headers: { 'x-service-tenant': 'default' } });
+    const res = await k.request('POST', '/components', { token: 'sk_not_a_real_token', body: { type: 'passthrough', name: 'X' }, headers: { 'x-service-tenant': 'default' } });
     expect(res.status).to.equal(401);
     const [row] = await auditRows(db(), { request_id: res.headers.get('x-request-id') });
     expect(row).to.include({ tenant_id: '_account', outcome: 'refused', status: 401, subject_id: null });

@@ -12,7 +12,7 @@ describe('audit step: one record per mutating call', () => {
 
   it('records a created component with its actor, attribution and only the declared fields', async () => {
     const res = await k.request('POST', '/components', {
-      body: { name: 'Alpha', description: 'not recorded', config: { password: 'hunter2' }, tags: ['a'] },
+      body: { type: 'passthrough', name: 'Alpha', description: 'not recorded', config: { password: 'hunter2' }, tags: ['a'] },
       headers: { ...as('alice', 'acme'), 'x-service-agent-id': 'agent-7', 'x-service-actor-id': 'op-1', 'x-service-actor-email': 'op@example.test', 'idempotency-key': 'create-alpha' },
     });
     expect(res.status).to.equal(201);
@@ -24,7 +24,7 @@ describe('audit step: one record per mutating call', () => {
       request_id: res.headers.get('x-request-id'), idempotency_key: 'create-alpha', subject_id: 'alice', credential_kind: 'api_token', credential_id: 'tok-alice',
       actor_type: 'agent', agent_id: 'agent-7', actor_id: 'op-1', actor_email: 'op@example.test', transport: 'http',
     });
-    expect(row.fields).to.deep.equal({ name: 'Alpha', tags: ['a'] });
+    expect(row.fields).to.deep.equal({ name: 'Alpha', type: 'passthrough', tags: ['a'] });
     expect(JSON.stringify(row)).to.not.contain('hunter2');
     expect(JSON.stringify(row)).to.not.contain('not recorded');
     expect(row.detail).to.deep.equal({ permission: 'runtime:component:write' });
@@ -41,13 +41,13 @@ describe('audit step: one record per mutating call', () => {
   it('records refused calls (400, 401, 403, 404, 409, 422) with status, outcome and error code, and changes nothing', async () => {
     const before = await db()('components').count<{ count: string }[]>('* as count');
     const calls: Array<{ res: Promise<import('../../support/kernel.js').HttpResult>; status: number; code: string; tenant: string; subject: string | null }> = [
-      { res: k.request('POST', '/components', { body: { name: 'x' }, headers: { 'x-service-tenant': 'acme' } }), status: 401, code: 'authentication_required', tenant: '_account', subject: null },
-      { res: k.request('POST', '/components', { body: { name: 'x' } }), status: 401, code: 'authentication_required', tenant: '_account', subject: null },
-      { res: k.request('POST', '/components', { body: { name: 'Beta' }, headers: as('bob', 'acme', ['runtime:component:read']) }), status: 403, code: 'forbidden', tenant: 'acme', subject: 'bob' },
-      { res: k.request('POST', '/components', { body: { name: 'Beta', tenant_id: 'other' }, headers: as('bob', 'acme') }), status: 404, code: 'not_found', tenant: 'acme', subject: 'bob' },
-      { res: k.request('POST', '/components', { body: { name: '' }, headers: as('bob', 'acme') }), status: 400, code: 'validation_error', tenant: 'acme', subject: 'bob' },
-      { res: k.request('POST', '/components', { body: { name: 'Alpha' }, headers: as('bob', 'acme') }), status: 409, code: 'duplicate_identifier', tenant: 'acme', subject: 'bob' },
-      { res: k.request('POST', '/components', { body: { name: 'Gamma' }, headers: { ...as('alice', 'acme'), 'idempotency-key': 'create-alpha' } }), status: 422, code: 'idempotency_key_reused', tenant: 'acme', subject: 'alice' },
+      { res: k.request('POST', '/components', { body: { type: 'passthrough', name: 'x' }, headers: { 'x-service-tenant': 'acme' } }), status: 401, code: 'authentication_required', tenant: '_account', subject: null },
+      { res: k.request('POST', '/components', { body: { type: 'passthrough', name: 'x' } }), status: 401, code: 'authentication_required', tenant: '_account', subject: null },
+      { res: k.request('POST', '/components', { body: { type: 'passthrough', name: 'Beta' }, headers: as('bob', 'acme', ['runtime:component:read']) }), status: 403, code: 'forbidden', tenant: 'acme', subject: 'bob' },
+      { res: k.request('POST', '/components', { body: { type: 'passthrough', name: 'Beta', tenant_id: 'other' }, headers: as('bob', 'acme') }), status: 404, code: 'not_found', tenant: 'acme', subject: 'bob' },
+      { res: k.request('POST', '/components', { body: { type: 'passthrough', name: '' }, headers: as('bob', 'acme') }), status: 400, code: 'validation_error', tenant: 'acme', subject: 'bob' },
+      { res: k.request('POST', '/components', { body: { type: 'passthrough', name: 'Alpha' }, headers: as('bob', 'acme') }), status: 409, code: 'duplicate_identifier', tenant: 'acme', subject: 'bob' },
+      { res: k.request('POST', '/components', { body: { type: 'passthrough', name: 'Gamma' }, headers: { ...as('alice', 'acme'), 'idempotency-key': 'create-alpha' } }), status: 422, code: 'idempotency_key_reused', tenant: 'acme', subject: 'alice' },
     ];
     for (const call of calls) {
       const res = await call.res;
@@ -76,11 +76,11 @@ describe('audit step: one record per mutating call', () => {
 
   it('writes the success record in the call\'s transaction: when the record cannot be written, the effect is rolled back', async () => {
     // A constraint the tenant's records cannot meet makes the audit write fail inside the call's transaction.
-    await k.request('POST', '/components', { body: { name: 'Seed' }, headers: as('carol', 'solo') });
+    await k.request('POST', '/components', { body: { type: 'passthrough', name: 'Seed' }, headers: as('carol', 'solo') });
     await db().raw("ALTER TABLE audit_records ADD CONSTRAINT test_no_solo CHECK (tenant_id <> 'solo') NOT VALID");
     let res;
     try {
-      res = await k.request('POST', '/components', { body: { name: 'Doomed' }, headers: as('carol', 'solo') });
+      res = await k.request('POST', '/components', { body: { type: 'passthrough', name: 'Doomed' }, headers: as('carol', 'solo') });
     } finally {
       await db().raw('ALTER TABLE audit_records DROP CONSTRAINT test_no_solo');
     }

@@ -81,7 +81,7 @@ describe('killing the process (SIGKILL)', function () {
     const child = await spawnKernel(schema);
     const answered: string[] = [];
     const burst = Array.from({ length: 300 }, (_, i) =>
-      request(child.url, 'POST', '/components', { body: { id: `b-${i}`, name: `B ${i}` }, headers: { 'idempotency-key': `burst-${i}` } })
+      request(child.url, 'POST', '/components', { body: { type: 'passthrough', id: `b-${i}`, name: `B ${i}` }, headers: { 'idempotency-key': `burst-${i}` } })
         .then((res) => {
           if (res.status === 201) answered.push(`b-${i}`);
         })
@@ -112,7 +112,7 @@ describe('killing the process (SIGKILL)', function () {
 
   it('between claiming an idempotency key and committing does not leave the key stuck: a retry with the key completes once', async () => {
     const child = await spawnKernel(schema);
-    const created = await request(child.url, 'POST', '/components', { body: { id: 'held', name: 'Held' } });
+    const created = await request(child.url, 'POST', '/components', { body: { type: 'passthrough', id: 'held', name: 'Held' } });
     expect(created.status).to.equal(201);
 
     // Hold the component's row so the action blocks after it has claimed its key.

@@ -26,7 +26,7 @@ describe('one server process per data directory (local profile, embedded databas
     const first = await startNode(dataDir);
     started.push(first.pid);
     const token = await loginAsAdmin(first);
-    expect((await request(first.url, 'POST', '/components', { token, body: { id: 'kept', name: 'Kept' } })).status).to.equal(201);
+    expect((await request(first.url, 'POST', '/components', { token, body: { type: 'passthrough', id: 'kept', name: 'Kept' } })).status).to.equal(201);
 
     const second = spawnProcess(process.execPath, [fromRoot('dist', 'kernel', 'main.js')], localEnv(dataDir));
     if (second.child.pid !== undefined) started.push(second.child.pid);
@@ -46,7 +46,7 @@ describe('one server process per data directory (local profile, embedded databas
     const killed = await startNode(dataDir);
     started.push(killed.pid);
     const token = await loginAsAdmin(killed);
-    expect((await request(killed.url, 'POST', '/components', { token, body: { id: 'before-kill', name: 'Before the kill' } })).status).to.equal(201);
+    expect((await request(killed.url, 'POST', '/components', { token, body: { type: 'passthrough', id: 'before-kill', name: 'Before the kill' } })).status).to.equal(201);
     killed.child.kill('SIGKILL');
     await killed.exited;
     expect(existsSync(join(dataDir, LOCK_FILE)), 'SIGKILL leaves the lock file behind').to.equal(true);

@@ -19,7 +19,7 @@ describe('account-wide scope (tenant_id=*)', function () {
     // Rows in three tenants, in an order that interleaves their ids.
     const rows: Array<[string, string]> = [['alpha', 'c1'], ['beta', 'a1'], ['beta', 'b1'], ['gamma', 'a2'], ['default', 'z9'], ['alpha', 'a3']];
     for (const [tenant, id] of rows) {
-      expect((await k.request('POST', '/components', { token: account, body: { tenant_id: tenant, id, name: id } })).status).to.equal(201);
+      expect((await k.request('POST', '/components', { token: account, body: { type: 'passthrough', tenant_id: tenant, id, name: id } })).status).to.equal(201);
       expect((await k.request('POST', '/notes', { token: account, body: { tenant_id: tenant, id, title: `t-${id}` } })).status).to.equal(201);
     }
     await createUser(k, account, { tenantId: 'beta', username: 'beta-admin', password: 'beta-admin-password-1', roles: ['admin'] });
@@ -95,7 +95,7 @@ describe('account-wide scope (tenant_id=*)', function () {
   });
 
   it('is 400 on a write or a read of one resource, and stores nothing under "*"', async () => {
-    const write = await k.request('POST', '/components', { token: account, body: { tenant_id: '*', name: 'star' } });
+    const write = await k.request('POST', '/components', { token: account, body: { type: 'passthrough', tenant_id: '*', name: 'star' } });
     expect(write.status).to.equal(400);
     expect(write.body.error.details[0]).to.include({ in: 'body', pointer: '/tenant_id' });
     const deleteOne = await k.request('DELETE', '/components/a1?tenant_id=*', { token: account });
@@ -107,7 +107,7 @@ describe('account-wide scope (tenant_id=*)', function () {
   });
 
   it('answers 404 to a write or read naming a tenant that does not exist, and creates no trail for it', async () => {
-    const write = await k.request('POST', '/components', { token: account, body: { tenant_id: 'nowhere', name: 'lost' } });
+    const write = await k.request('POST', '/components', { token: account, body: { type: 'passthrough', tenant_id: 'nowhere', name: 'lost' } });
     expect(write.status).to.equal(404);
     expect(write.body.error.code).to.equal('not_found');
     const read = await k.request('GET', '/components?tenant_id=nowhere', { token: account });

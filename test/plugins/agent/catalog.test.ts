@@ -61,15 +61,15 @@ describe('GET /agent/tools', () => {
     expect(get.additionalProperties).to.equal(false);
 
     const create = byName('createComponent').input_schema;
-    expect(Object.keys(create.properties)).to.have.members(['id', 'name', 'description', 'tags', 'config', 'tenant_id', 'idempotency_key', 'dry_run']);
-    expect(create.required).to.deep.equal(['name']);
+    expect(Object.keys(create.properties)).to.have.members(['id', 'name', 'type', 'stream', 'description', 'tags', 'config', 'tenant_id', 'idempotency_key', 'dry_run']);
+    expect(create.required).to.deep.equal(['name', 'type']);
 
     const start = byName('startComponent').input_schema;
     expect(Object.keys(start.properties)).to.have.members(['id', 'reason', 'tenant_id', 'request_id', 'dry_run']);
     expect(start.required).to.deep.equal(['id']);
 
     const list = byName('listComponents').input_schema;
-    expect(Object.keys(list.properties)).to.have.members(['state', 'tag', 'tenant_id', 'limit', 'cursor']);
+    expect(Object.keys(list.properties)).to.have.members(['state', 'tag', 'type', 'tenant_id', 'limit', 'cursor']);
     expect(list).to.not.have.property('required');
   });
 
@@ -83,17 +83,18 @@ describe('GET /agent/tools', () => {
     }
     expect(byName('getComponent').input_schema.properties.id).to.deep.equal({ $ref: '#/$defs/Id' });
     expect(byName('getComponent').input_schema.$defs).to.deep.equal({ Id: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,62}$' } });
-    expect(Object.keys(byName('createComponent').input_schema.$defs)).to.have.members(['Id', 'Tags']);
+    expect(Object.keys(byName('createComponent').input_schema.$defs)).to.have.members(['Id', 'Tags', 'TypeName', 'StreamId']);
   });
 
   it('gives schemas a JSON Schema validator compiles and that accept and refuse what the route does', () => {
     const ajv = new Ajv2020({ strict: false });
     for (const { name, input_schema: schema } of tools) expect(() => ajv.compile(schema), name).to.not.throw();
     const create = ajv.compile(byName('createComponent').input_schema);
-    expect(create({ name: 'Gateway', tags: ['eu'], tenant_id: 'default', idempotency_key: 'k1' })).to.equal(true);
+    expect(create({ name: 'Gateway', type: 'passthrough', tags: ['eu'], tenant_id: 'default', idempotency_key: 'k1' })).to.equal(true);
+    expect(create({ name: 'Gateway', tags: ['eu'] })).to.equal(false);
     expect(create({ tags: ['eu'] })).to.equal(false);
-    expect(create({ name: 'Gateway', colour: 'red' })).to.equal(false);
-    expect(create({ name: 'Gateway', id: 'Not A Slug' })).to.equal(false);
+    expect(create({ name: 'Gateway', type: 'passthrough', colour: 'red' })).to.equal(false);
+    expect(create({ name: 'Gateway', type: 'passthrough', id: 'Not A Slug' })).to.equal(false);
   });
 
   it('filters by category', async () => {

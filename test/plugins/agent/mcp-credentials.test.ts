@@ -64,7 +64,7 @@ describe('MCP with real credentials (sessions and API tokens)', () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).to.include.members(writeTools(true));
 
-    const created = await client.callTool({ name: 'createComponent', arguments: { name: 'Agent Component', tags: ['agent'] } });
+    const created = await client.callTool({ name: 'createComponent', arguments: { type: 'passthrough', name: 'Agent Component', tags: ['agent'] } });
     expect(created.isError).to.equal(false);
     expect((await component('agent-component'))?.name).to.equal('Agent Component');
     const read = await client.callTool({ name: 'listComponents', arguments: {} });
@@ -79,7 +79,7 @@ describe('MCP with real credentials (sessions and API tokens)', () => {
   it('accepts an API token in X-API-Key as well', async () => {
     const builder = await mintToken(tk, admin, ['builder'], { name: 'builder agent' });
     const client = await mcpAs(tk, { 'x-api-key': builder });
-    const result = await client.callTool({ name: 'createComponent', arguments: { name: 'Keyed' } });
+    const result = await client.callTool({ name: 'createComponent', arguments: { type: 'passthrough', name: 'Keyed' } });
     expect(result.isError).to.equal(false);
     const [record] = await auditOf('createComponent', 'keyed');
     expect(record?.actor).to.include({ actor_type: 'agent', credential_kind: 'api_token' });
@@ -95,7 +95,7 @@ describe('MCP with real credentials (sessions and API tokens)', () => {
     for (const write of writeTools()) expect(names, write).to.not.include(write);
     expect(tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name)).to.deep.equal([]);
 
-    const result = await client.callTool({ name: 'createComponent', arguments: { name: 'Viewer Made' } });
+    const result = await client.callTool({ name: 'createComponent', arguments: { type: 'passthrough', name: 'Viewer Made' } });
     expect(result.isError).to.equal(true);
     const { error } = result.structuredContent as Structured;
     expect(error).to.include({ code: 'forbidden', status: 403 });
@@ -121,7 +121,7 @@ describe('MCP with real credentials (sessions and API tokens)', () => {
     const { tools } = await client.listTools();
     expect(tools.length).to.be.greaterThan(0);
     expect(tools.every((t) => t.annotations?.readOnlyHint === true)).to.equal(true);
-    const result = await client.callTool({ name: 'createComponent', arguments: { name: 'Read Only Made' } });
+    const result = await client.callTool({ name: 'createComponent', arguments: { type: 'passthrough', name: 'Read Only Made' } });
     expect(result.isError).to.equal(true);
     expect((result.structuredContent as Structured).error).to.include({ code: 'forbidden', status: 403 });
     expect(await component('read-only-made')).to.equal(undefined);
@@ -129,7 +129,7 @@ describe('MCP with real credentials (sessions and API tokens)', () => {
 
   it('keeps tenants apart: another tenant\'s component is not_found, never forbidden', async () => {
     await createTenant(tk, admin, 'other');
-    expect((await tk.request('POST', '/components', { token: admin, body: { name: 'Theirs', tenant_id: 'other' } })).status).to.equal(201);
+    expect((await tk.request('POST', '/components', { token: admin, body: { type: 'passthrough', name: 'Theirs', tenant_id: 'other' } })).status).to.equal(201);
     const client = await mcpAs(tk, bearer(viewer));
     const result = await client.callTool({ name: 'getComponent', arguments: { id: 'theirs', tenant_id: 'other' } });
     expect(result.isError).to.equal(true);
@@ -192,7 +192,7 @@ describe('MCP with the break-glass key', () => {
 
   it('audits every tool call it makes at critical severity with the reason', async () => {
     const client = await mcpAs(tk, { authorization: `BreakGlass ${key}`, 'x-break-glass-reason': 'incident 7: stuck deploy' });
-    const result = await client.callTool({ name: 'createComponent', arguments: { name: 'Emergency Fix' } });
+    const result = await client.callTool({ name: 'createComponent', arguments: { type: 'passthrough', name: 'Emergency Fix' } });
     expect(result.isError).to.equal(false);
     const admin = await loginAdmin(tk);
     const res = await tk.request('GET', '/audit?operation=createComponent&resource=emergency-fix', { token: admin });

@@ -55,12 +55,12 @@ describe('POST /agent/mcp (MCP over Streamable HTTP)', () => {
       const expected = tk.kernel.catalog.routes.map((r) => r.decl.operation).filter((n) => n !== 'postMcpMessage');
       expect(names.sort()).to.deep.equal(expected.sort());
       const create = tools.find((t) => t.name === 'createComponent');
-      expect(create?.inputSchema.required).to.deep.equal(['name']);
+      expect(create?.inputSchema.required).to.deep.equal(['name', 'type']);
       expect(create?.annotations).to.include({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
     });
 
     it('calls a read tool and gets what the REST route answers', async () => {
-      await tk.request('POST', '/components', { body: { name: 'Read Me' } });
+      await tk.request('POST', '/components', { body: { type: 'passthrough', name: 'Read Me' } });
       const result = await client.callTool({ name: 'listComponents', arguments: {} });
       const rest = await tk.request('GET', '/components');
       expect(result.isError).to.equal(false);
@@ -70,7 +70,7 @@ describe('POST /agent/mcp (MCP over Streamable HTTP)', () => {
     });
 
     it('calls a write tool: the change is stored and audited with actor_type agent', async () => {
-      const result = await client.callTool({ name: 'createComponent', arguments: { name: 'Agent Made', tags: ['mcp'] } });
+      const result = await client.callTool({ name: 'createComponent', arguments: { type: 'passthrough', name: 'Agent Made', tags: ['mcp'] } });
       expect(result.isError).to.equal(false);
       expect(result.structuredContent).to.include({ id: 'agent-made', tenant_id: 'default', name: 'Agent Made', state: 'stopped' });
       expect(await rows()).to.deep.include({ id: 'agent-made', name: 'Agent Made' });
@@ -80,7 +80,7 @@ describe('POST /agent/mcp (MCP over Streamable HTTP)', () => {
       expect(audit.body.items).to.have.length(1);
       expect(audit.body.items[0]).to.deep.include({ operation: 'createComponent', method: 'POST', path: '/components', status: 201, outcome: 'success', transport: 'mcp' });
       expect(audit.body.items[0].actor.actor_type).to.equal('agent');
-      expect(audit.body.items[0].fields).to.deep.equal({ name: 'Agent Made', tags: ['mcp'] });
+      expect(audit.body.items[0].fields).to.deep.equal({ name: 'Agent Made', type: 'passthrough', tags: ['mcp'] });
     });
 
     it('passes path params, query and body to the route: a supervisor action on one component', async () => {
@@ -92,7 +92,7 @@ describe('POST /agent/mcp (MCP over Streamable HTTP)', () => {
     });
 
     it('acts in the tenant named by tenant_id, like REST', async () => {
-      const result = await client.callTool({ name: 'createComponent', arguments: { name: 'Elsewhere', tenant_id: 'tenant-b' } });
+      const result = await client.callTool({ name: 'createComponent', arguments: { type: 'passthrough', name: 'Elsewhere', tenant_id: 'tenant-b' } });
       expect(result.structuredContent).to.include({ id: 'elsewhere', tenant_id: 'tenant-b' });
       expect(await rows('tenant-b')).to.deep.equal([{ id: 'elsewhere', name: 'Elsewhere' }]);
       const listed = await client.callTool({ name: 'listComponents', arguments: { tenant_id: 'tenant-b' } });
@@ -100,7 +100,7 @@ describe('POST /agent/mcp (MCP over Streamable HTTP)', () => {
     });
 
     it('replays an idempotent write instead of doing it twice', async () => {
-      const args = { name: 'Once Only', idempotency_key: 'mcp-key-1' };
+      const args = { type: 'passthrough', name: 'Once Only', idempotency_key: 'mcp-key-1' };
       const first = await client.callTool({ name: 'createComponent', arguments: args });
       const second = await client.callTool({ name: 'createComponent', arguments: args });
       expect(first.isError).to.equal(false);
@@ -110,14 +110,14 @@ describe('POST /agent/mcp (MCP over Streamable HTTP)', () => {
     });
 
     it('runs a dry run without keeping the change', async () => {
-      const result = await client.callTool({ name: 'createComponent', arguments: { name: 'Only Pretend', dry_run: true } });
+      const result = await client.callTool({ name: 'createComponent', arguments: { type: 'passthrough', name: 'Only Pretend', dry_run: true } });
       expect(result.isError).to.equal(false);
       expect(result.structuredContent).to.deep.include({ dry_run: true, persisted: false, operation: 'createComponent' });
       expect((await rows()).map((r) => r.id)).to.not.include('only-pretend');
     });
 
     it('pages a list: the header cursor comes back as next_cursor', async () => {
-      for (const name of ['Page A', 'Page B', 'Page C']) await tk.request('POST', '/components', { body: { name, tenant_id: 'paging' } });
+      for (const name of ['Page A', 'Page B', 'Page C']) await tk.request('POST', '/components', { body: { type: 'passthrough', name, tenant_id: 'paging' } });
       const first = await client.callTool({ name: 'listComponents', arguments: { tenant_id: 'paging', limit: 2 } });
       const page1 = first.structuredContent as Structured;
       expect(page1.items.map((c: { id: string }) => c.id)).to.deep.equal(['page-a', 'page-b']);
@@ -145,7 +145,7 @@ describe('POST /agent/mcp (MCP over Streamable HTTP)', () => {
       expect(error.message).to.be.a('string');
       expect(JSON.parse((missing.content as Array<{ text: string }>)[0]?.text ?? '')).to.deep.equal(missing.structuredContent);
 
-      const taken = await client.callTool({ name: 'createComponent', arguments: { id: 'agent-made', name: 'Again' } });
+      const taken = await client.callTool({ name: 'createComponent', arguments: { type: 'passthrough', id: 'agent-made', name: 'Again' } });
       expect(taken.isError).to.equal(true);
       expect((taken.structuredContent as Structured).error).to.include({ code: 'duplicate_identifier', status: 409 });
       expect((await rows()).find((r) => r.id === 'agent-made')?.name).to.equal('Agent Made');
@@ -161,7 +161,7 @@ describe('POST /agent/mcp (MCP over Streamable HTTP)', () => {
 
     it('answers invalid arguments with JSON-RPC error -32602 naming what is wrong, and changes nothing', async () => {
       const before = await rows();
-      const err = await rpcError(client.callTool({ name: 'createComponent', arguments: { name: 'Bad Tags', tags: 'not-a-list' } }));
+      const err = await rpcError(client.callTool({ name: 'createComponent', arguments: { type: 'passthrough', name: 'Bad Tags', tags: 'not-a-list' } }));
       expect(err.code).to.equal(-32602);
       const data = err.data as Structured;
       expect(data.error).to.include({ code: 'validation_error', status: 400 });
@@ -316,7 +316,7 @@ describe('MCP behind a load balancer', () => {
     await client.connect(transport);
     try {
       expect((await client.listTools()).tools.map((t) => t.name)).to.include('createComponent');
-      const created = await client.callTool({ name: 'createComponent', arguments: { name: 'Balanced' } });
+      const created = await client.callTool({ name: 'createComponent', arguments: { type: 'passthrough', name: 'Balanced' } });
       expect(created.isError).to.equal(false);
       const read = await client.callTool({ name: 'getComponent', arguments: { id: 'balanced' } });
       if (onPostgres) {

@@ -34,14 +34,14 @@ describe('MCP read-only mode (settings.agent.read_only)', () => {
   });
 
   it('refuses a write tool called by name with an isError forbidden result, and writes nothing', async () => {
-    const result = await client.callTool({ name: 'createComponent', arguments: { name: 'Should Not Exist' } });
+    const result = await client.callTool({ name: 'createComponent', arguments: { type: 'passthrough', name: 'Should Not Exist' } });
     expect(result.isError).to.equal(true);
     expect((result.structuredContent as { error: Record<string, unknown> }).error).to.include({ code: 'forbidden', status: 403 });
     expect(await tk.kernel.database.knex('components').where({ id: 'should-not-exist' }).first()).to.equal(undefined);
   });
 
   it('still runs read tools, and leaves the REST API writable', async () => {
-    const rest = await tk.request('POST', '/components', { body: { name: 'Via Rest' } });
+    const rest = await tk.request('POST', '/components', { body: { type: 'passthrough', name: 'Via Rest' } });
     expect(rest.status).to.equal(201);
     const result = await client.callTool({ name: 'getComponent', arguments: { id: 'via-rest' } });
     expect(result.isError).to.equal(false);

@@ -38,7 +38,7 @@ describe('audit trail', () => {
     const tenants = ['t1', 't2'];
     const keys = ['k1', 'k2', undefined, undefined];
     const makers: Array<() => { method: string; path: string; body?: unknown; headers: Record<string, string> }> = [
-      () => ({ method: 'POST', path: '/components', body: { id: pick(ids), name: pick(['One', 'Two']) }, headers: {} }),
+      () => ({ method: 'POST', path: '/components', body: { type: 'passthrough', id: pick(ids), name: pick(['One', 'Two']) }, headers: {} }),
       () => ({ method: 'PATCH', path: `/components/${pick(ids)}`, body: { name: pick(['P', 'Q']) }, headers: {} }),
       () => ({ method: 'DELETE', path: `/components/${pick(ids)}`, headers: {} }),
       () => ({ method: 'POST', path: `/components/${pick(ids)}/${pick(['start', 'stop', 'restart'])}`, body: { reason: pick(['x', 'y']) }, headers: {} }),

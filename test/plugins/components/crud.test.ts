@@ -16,7 +16,7 @@ describe('components', () => {
 
   describe('POST /components', () => {
     it('derives the id from the name and stores the component', async () => {
-      const res = await tk.request('POST', '/components', { body: { name: 'Billing Gateway (EU)', tags: ['eu', 'billing'], config: { replicas: 2 } } });
+      const res = await tk.request('POST', '/components', { body: { type: 'passthrough', name: 'Billing Gateway (EU)', tags: ['eu', 'billing'], config: { replicas: 2 } } });
       expect(res.status).to.equal(201);
       expect(res.headers.get('location')).to.equal('/components/billing-gateway-eu');
       expect(res.body).to.include({ id: 'billing-gateway-eu', tenant_id: 'default', name: 'Billing Gateway (EU)', state: 'stopped', revision: 1 });
@@ -28,28 +28,28 @@ describe('components', () => {
     });
 
     it('takes the id the client gives', async () => {
-      const res = await tk.request('POST', '/components', { body: { id: 'custom-id', name: 'Whatever' } });
+      const res = await tk.request('POST', '/components', { body: { type: 'passthrough', id: 'custom-id', name: 'Whatever' } });
       expect(res.status).to.equal(201);
       expect(res.body.id).to.equal('custom-id');
     });
 
     it('answers a taken id with 409 duplicate_identifier and keeps the original', async () => {
-      await tk.request('POST', '/components', { body: { name: 'Taken' } });
-      const res = await tk.request('POST', '/components', { body: { name: 'taken', description: 'second' } });
+      await tk.request('POST', '/components', { body: { type: 'passthrough', name: 'Taken' } });
+      const res = await tk.request('POST', '/components', { body: { type: 'passthrough', name: 'taken', description: 'second' } });
       expect(res.status).to.equal(409);
       expect(res.body.error).to.include({ code: 'duplicate_identifier', status: 409 });
       expect((await stored('taken'))?.description).to.equal('');
     });
 
     it('refuses a name with nothing to derive an id from', async () => {
-      const res = await tk.request('POST', '/components', { body: { name: '***' } });
+      const res = await tk.request('POST', '/components', { body: { type: 'passthrough', name: '***' } });
       expect(res.status).to.equal(400);
       expect(res.body.error.code).to.equal('validation_error');
     });
 
     it('keeps tenants apart: the same id may exist in two tenants', async () => {
-      const a = await tk.request('POST', '/components', { body: { name: 'Shared Name', tenant_id: 'tenant-a' } });
-      const b = await tk.request('POST', '/components', { body: { name: 'Shared Name', tenant_id: 'tenant-b' } });
+      const a = await tk.request('POST', '/components', { body: { type: 'passthrough', name: 'Shared Name', tenant_id: 'tenant-a' } });
+      const b = await tk.request('POST', '/components', { body: { type: 'passthrough', name: 'Shared Name', tenant_id: 'tenant-b' } });
       expect([a.status, b.status]).to.deep.equal([201, 201]);
       expect((await stored('shared-name', 'tenant-a'))?.tenant_id).to.equal('tenant-a');
     });
@@ -95,7 +95,7 @@ describe('components', () => {
 
   describe('DELETE /components/{id}', () => {
     it('deletes the component, then answers 404', async () => {
-      await tk.request('POST', '/components', { body: { name: 'Doomed' } });
+      await tk.request('POST', '/components', { body: { type: 'passthrough', name: 'Doomed' } });
       const res = await tk.request('DELETE', '/components/doomed');
       expect(res.status).to.equal(204);
       expect(await stored('doomed')).to.equal(undefined);
@@ -105,8 +105,8 @@ describe('components', () => {
 
   describe('GET /components', () => {
     it('filters by state and tag', async () => {
-      await tk.request('POST', '/components', { body: { name: 'Tagged One', tags: ['blue'] } });
-      await tk.request('POST', '/components', { body: { name: 'Tagged Two', tags: ['blue', 'green'] } });
+      await tk.request('POST', '/components', { body: { type: 'passthrough', name: 'Tagged One', tags: ['blue'] } });
+      await tk.request('POST', '/components', { body: { type: 'passthrough', name: 'Tagged Two', tags: ['blue', 'green'] } });
       const blue = await tk.request('GET', '/components?tag=blue');
       expect(blue.body.items.map((c: { id: string }) => c.id)).to.deep.equal(['tagged-one', 'tagged-two']);
       const green = await tk.request('GET', '/components?tag=green&state=stopped');
@@ -118,7 +118,7 @@ describe('components', () => {
 
   describe('supervisor actions', () => {
     it('moves a component between states and reports the previous one', async () => {
-      await tk.request('POST', '/components', { body: { name: 'Worker' } });
+      await tk.request('POST', '/components', { body: { type: 'passthrough', name: 'Worker' } });
       const started = await tk.request('POST', '/components/worker/start', { body: {} });
       expect(started.status).to.equal(200);
       expect(started.body).to.deep.include({ action: 'start', previous_state: 'stopped' });

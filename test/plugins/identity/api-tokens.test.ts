@@ -93,7 +93,7 @@ describe('API tokens', () => {
     it('a read_only token may read but not write, whatever its roles', async () => {
       const secret = await mintToken(tk, admin, ['builder'], { readOnly: true });
       expect((await tk.request('GET', '/components', { token: secret })).status).to.equal(200);
-      const write = await tk.request('POST', '/components', { token: secret, body: { name: 'nope' } });
+      const write = await tk.request('POST', '/components', { token: secret, body: { type: 'passthrough', name: 'nope' } });
       expect(write.status).to.equal(403);
       expect(write.body.error.code).to.equal('forbidden');
       expect(await tk.kernel.database.knex('components').where({ name: 'nope' })).to.have.length(0);

@@ -44,7 +44,7 @@ describe('break-glass key', () => {
     it('grants every permission and records every use, reads included, at critical severity', async () => {
       const read = await tk.request('GET', '/tenants', withKey(key, 'INC-42 database on fire'));
       expect(read.status, read.text).to.equal(200);
-      const write = await tk.request('POST', '/components', { ...withKey(key, 'INC-42 restore service'), body: { name: 'emergency' } });
+      const write = await tk.request('POST', '/components', { ...withKey(key, 'INC-42 restore service'), body: { type: 'passthrough', name: 'emergency' } });
       expect(write.status, write.text).to.equal(201);
 
       const records = await tk.kernel.database.knex('audit_records').where({ credential_kind: 'break_glass' }).orderBy(['xact', 'id']);

@@ -43,7 +43,7 @@ describe('OIDC providers across tenants (real oidc-provider on loopback)', () =>
     adminA = (await login(tk, { tenant_id: TENANT_A, username: `${TENANT_A}-admin`, password: PASSWORD })).access_token;
     adminB = (await login(tk, { tenant_id: TENANT_B, username: `${TENANT_B}-admin`, password: PASSWORD })).access_token;
     for (const [token, name] of [[adminA, 'a-only'], [adminB, 'b-only']] as const) {
-      const made = await tk.request('POST', '/components', { token, body: { name } });
+      const made = await tk.request('POST', '/components', { token, body: { type: 'passthrough', name } });
       expect(made.status, made.text).to.equal(201);
     }
     const registered = await tk.request('POST', '/identity-providers', { token: adminB, body: provider(idp.issuer, { id: 'b-sso' }) });
@@ -125,7 +125,7 @@ describe('OIDC providers across tenants (real oidc-provider on loopback)', () =>
       const read = await tk.request('GET', `/components?tenant_id=${TENANT_A}`, { token });
       expect(read.status, read.text).to.equal(404);
       expect(read.body.error.code).to.equal('not_found');
-      const write = await tk.request('POST', '/components', { token, body: { tenant_id: TENANT_A, name: 'from-b' } });
+      const write = await tk.request('POST', '/components', { token, body: { type: 'passthrough', tenant_id: TENANT_A, name: 'from-b' } });
       expect(write.status, write.text).to.equal(404);
       expect(await tk.kernel.database.knex('components').where({ name: 'from-b' })).to.have.length(0);
     });

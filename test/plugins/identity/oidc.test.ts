@@ -79,14 +79,14 @@ describe('OIDC JWT bearer (real oidc-provider on loopback)', () => {
       const token = await idp.token('viewer-app');
       const read = await tk.request('GET', '/components', { token });
       expect(read.status, read.text).to.equal(200);
-      const write = await tk.request('POST', '/components', { token, body: { name: 'by-viewer' } });
+      const write = await tk.request('POST', '/components', { token, body: { type: 'passthrough', name: 'by-viewer' } });
       expect(write.status).to.equal(403);
       expect(write.body.error.message).to.include('runtime:component:write');
     });
 
     it('a builder token writes, and the audit names the OIDC subject', async () => {
       const token = await idp.token('builder-app');
-      const res = await tk.request('POST', '/components', { token, body: { name: 'by-oidc' } });
+      const res = await tk.request('POST', '/components', { token, body: { type: 'passthrough', name: 'by-oidc' } });
       expect(res.status, res.text).to.equal(201);
       const record = await tk.kernel.database.knex('audit_records').where({ operation: 'createComponent', resource_id: 'by-oidc' }).first();
       const text = JSON.stringify(record);

@@ -88,7 +88,7 @@ describe('RBAC escalation', () => {
 
       for (const [who, credential] of [['old token', token], ['old holder\'s session', holder]] as const) {
         expectForbidden(await tk.request('GET', '/tenants', { token: credential }), ACCOUNT_PERMISSION);
-        expectForbidden(await tk.request('POST', '/components', { token: credential, body: { name: `by-${who.replace(/\W+/g, '-')}` } }), 'runtime:component:write');
+        expectForbidden(await tk.request('POST', '/components', { token: credential, body: { type: 'passthrough', name: `by-${who.replace(/\W+/g, '-')}` } }), 'runtime:component:write');
       }
       expect(await rolesOf('identity_users', 'harmless-holder')).to.deep.equal([]);
     });
@@ -119,7 +119,7 @@ describe('RBAC escalation', () => {
       expect(res.status, res.text).to.equal(201);
       const token = await idp.token('claims-admin-and-reader', 'https://runtime.test/claims-capped');
       expect((await tk.request('GET', '/components', { token })).status).to.equal(200);
-      expectForbidden(await tk.request('POST', '/components', { token, body: { name: 'by-claimed-admin' } }), 'runtime:component:write');
+      expectForbidden(await tk.request('POST', '/components', { token, body: { type: 'passthrough', name: 'by-claimed-admin' } }), 'runtime:component:write');
       expectForbidden(await tk.request('GET', '/users', { token }), 'runtime:identity:read');
     });
 
@@ -150,7 +150,7 @@ describe('RBAC escalation', () => {
       const same = await createRole(manager, 'worker', ['runtime:component:read']);
       expect(same.status, same.text).to.equal(201);
       expect(await rolesOf('identity_users', 'manager')).to.deep.equal(['identity-manager']);
-      expectForbidden(await tk.request('POST', '/components', { token: manager, body: { name: 'by-manager' } }), 'runtime:component:write');
+      expectForbidden(await tk.request('POST', '/components', { token: manager, body: { type: 'passthrough', name: 'by-manager' } }), 'runtime:component:write');
     });
 
     it('nor assign or mint roles beyond its own', async () => {

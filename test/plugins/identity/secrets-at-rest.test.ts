@@ -45,7 +45,7 @@ describe('secrets at rest', () => {
       secrets.push(minted.body.secret);
       expect((await tk.request('GET', '/components', { headers: { 'x-api-key': minted.body.secret } })).status).to.equal(200);
     }
-    const glass = await tk.request('POST', '/components', { headers: { authorization: `BreakGlass ${breakGlassKey}`, 'x-break-glass-reason': 'dump test' }, body: { name: 'glass' } });
+    const glass = await tk.request('POST', '/components', { headers: { authorization: `BreakGlass ${breakGlassKey}`, 'x-break-glass-reason': 'dump test' }, body: { type: 'passthrough', name: 'glass' } });
     expect(glass.status).to.equal(201);
     expect((await tk.request('POST', '/auth/logout', { token })).status).to.equal(204);
 

@@ -139,14 +139,14 @@ describe('tenants, users and roles', () => {
 
       await createUser(tk, root, { username: 'editor', password: PASSWORD, roles: [] });
       const editor = (await login(tk, { tenant_id: 'default', username: 'editor', password: PASSWORD })).access_token;
-      expect((await tk.request('POST', '/components', { token: editor, body: { name: 'before' } })).status).to.equal(403);
+      expect((await tk.request('POST', '/components', { token: editor, body: { type: 'passthrough', name: 'before' } })).status).to.equal(403);
       const assigned = await tk.request('PUT', '/users/editor/roles', { token: root, body: { roles: ['component-editor'] } });
       expect(assigned.status, assigned.text).to.equal(200);
       expect(assigned.body.roles).to.deep.equal(['component-editor']);
-      expect((await tk.request('POST', '/components', { token: editor, body: { name: 'after' } })).status).to.equal(201);
+      expect((await tk.request('POST', '/components', { token: editor, body: { type: 'passthrough', name: 'after' } })).status).to.equal(201);
 
       expect((await tk.request('DELETE', '/roles/component-editor', { token: root })).status).to.equal(204);
-      expect((await tk.request('POST', '/components', { token: editor, body: { name: 'after-delete' } })).status).to.equal(403);
+      expect((await tk.request('POST', '/components', { token: editor, body: { type: 'passthrough', name: 'after-delete' } })).status).to.equal(403);
       expect((await tk.request('DELETE', '/roles/viewer', { token: root })).status).to.equal(400);
     });
   });

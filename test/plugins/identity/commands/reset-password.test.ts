@@ -61,7 +61,7 @@ describe('admin command reset-password', function () {
       const first = await login(server.url, FIRST_PASSWORD);
       expect(first.status).to.equal(200);
       const oldSession = first.token as string;
-      expect((await request(server.url, 'POST', '/components', { token: oldSession, body: { id: 'survivor', name: 'Survivor' } })).status).to.equal(201);
+      expect((await request(server.url, 'POST', '/components', { token: oldSession, body: { type: 'passthrough', id: 'survivor', name: 'Survivor' } })).status).to.equal(201);
       // The password is "lost": wrong guesses lock the account, so even the right one is refused now.
       for (let i = 0; i < 5; i++) expect((await login(server.url, `wrong-guess-number-${i}`)).status).to.equal(401);
       expect((await login(server.url, FIRST_PASSWORD)).status).to.equal(401);

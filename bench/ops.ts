@@ -1,0 +1,94 @@
+import knexFactory from 'knex';
+import { pairedLatency, ratio, startTarget } from './harness.js';
+import type { BenchContext, Scenario } from './scenarios.js';
+
+const SAMPLES = 100;
+/** The 24h window reads a day of deliveries (tens of thousands for the big tenant): a few samples show its cost. */
+const DAY_SAMPLES = 10;
+/** Messages spread over the last 30 days, as a long-running deployment has them. */
+const SPAN_SECONDS = 30 * 86_400;
+
+/**
+ * Seeds one tenant directly with generate_series: a stream of 8 partitions holding `messages`
+ * messages published over the last 30 days, one delivery per message to one of `workflows`
+ * workflows (one in a thousand dead), and each workflow's consumer offsets a little behind.
+ */
+async function seedTenant(knex: knexFactory.Knex, tenant: string, messages: number, workflows: number): Promise<void> {
+  const uid = `${tenant}-in`;
+  const step = SPAN_SECONDS / messages;
+  await knex.raw(`INSERT INTO streams_streams (tenant_id, id, uid, name, partitions, revision, created_at, updated_at) VALUES (?, 'in', ?, 'in', 8, 1, now(), now())`, [tenant, uid]);
+  await knex.raw(`INSERT INTO streams_partitions (tenant_id, stream_uid, partition, next_offset) SELECT ?, ?, p, ceil((?::int - p)::numeric / 8) FROM generate_series(0, 7) p`, [tenant, uid, messages]);
+  await knex.raw(
+    `INSERT INTO streams_messages (tenant_id, stream_uid, partition, "offset", id, stream, key, headers, content_type, body, size, published_at)
+     SELECT ?, ?, g % 8, g / 8, 'msg_' || lpad(g::text, 27, '0'), 'in', NULL, '{}', 'application/json', '\\x7b7d'::bytea, 2, now() - make_interval(secs => (?::bigint - g) * ?::float8)
+       FROM generate_series(0, ?::int - 1) g`,
+    [tenant, uid, messages, step, messages],
+  );
+  await knex.raw(
+    `INSERT INTO streams_deliveries (tenant_id, message_id, workflow, revision, run_id, attempt, status, error, outputs, at)
+     SELECT ?, 'msg_' || lpad(g::text, 27, '0'), 'wf-' || (g % ?::int), 1, 'run-' || g, 1, CASE WHEN g % 1000 = 999 THEN 'dead' ELSE 'processed' END, NULL, '[]',
+            now() - make_interval(secs => (?::bigint - g) * ?::float8) + interval '40 milliseconds'
+       FROM generate_series(0, ?::int - 1) g`,
+    [tenant, workflows, messages, step, messages],
+  );
+  await knex.raw(
+    `INSERT INTO streams_consumer_offsets (tenant_id, stream_uid, consumer, partition, committed_offset, updated_at)
+     SELECT ?, ?, 'wf-' || w, p.partition, greatest(p.next_offset - 10, 0), now() FROM generate_series(0, ?::int - 1) w CROSS JOIN streams_partitions p WHERE p.tenant_id = ? AND p.stream_uid = ?`,
+    [tenant, uid, workflows, tenant, uid],
+  );
+  await knex.raw(`INSERT INTO components (tenant_id, id, name, state, created_at, updated_at) SELECT ?, 'c-' || g, 'c-' || g, CASE WHEN g % 10 = 0 THEN 'failed' ELSE 'running' END, now(), now() FROM generate_series(1, 50) g`, [tenant]);
+}
+
+/**
+ * GET /dashboard for a tenant with 1,000,000 messages and 100 workflows against a tenant with
+ * 1,000 messages (10 workflows), both in the same database, alternating requests in the same run.
+ * Median latency; the dashboard passes when the big tenant is at most 2× the small one.
+ */
+export const opsScenario: Scenario = {
+  name: 'ops',
+  title: 'GET /dashboard: 1,000,000 messages + 100 workflows vs 1,000 messages (≤ 2× latency)',
+  async run(context: BenchContext) {
+    const database = context.database as { url?: string; schema?: string };
+    if (!database.url || !database.schema) return { skipped: 'needs DATABASE_URL (seeds a million rows with generate_series on PostgreSQL)' };
+    const env = { BENCH_OVERRIDES: JSON.stringify({ plugins: ['system', 'audit', 'components', 'streams', 'alerts', 'dashboard'], auth: { mode: 'none' }, log: { level: 'warn' }, database, settings: { alerts: { evaluation_interval_ms: 3_600_000 } } }) };
+    const target = await startTarget('kernel', env);
+    const knex = knexFactory({ client: 'pg', connection: database.url, searchPath: [database.schema], pool: { min: 0, max: 2 } });
+    try {
+      const seeding = Date.now();
+      await seedTenant(knex, 'big', 1_000_000, 100);
+      await seedTenant(knex, 'small', 1_000, 10);
+      await knex.raw('ANALYZE');
+      const seedSeconds = Math.round((Date.now() - seeding) / 100) / 10;
+      const figures: Record<string, unknown> = { seed_seconds: seedSeconds };
+      for (const window of ['1h', '5m']) {
+        const { a: big, b: small } = await pairedLatency(target.url, { path: `/dashboard?tenant_id=big&window=${window}` }, { path: `/dashboard?tenant_id=small&window=${window}` }, SAMPLES);
+        figures[`window_${window}_big_ms`] = big;
+        figures[`window_${window}_small_ms`] = small;
+        figures[`window_${window}_ratio`] = ratio(big, small);
+      }
+      const day = async (tenant: string): Promise<number> => {
+        const samples: number[] = [];
+        for (let i = 0; i < DAY_SAMPLES; i++) {
+          const started = process.hrtime.bigint();
+          const res = await fetch(`${target.url}/dashboard?tenant_id=${tenant}&window=24h`);
+          await res.arrayBuffer();
+          samples.push(Number(process.hrtime.bigint() - started) / 1e6);
+        }
+        samples.sort((p, q) => p - q);
+        return Math.round((samples[Math.floor(samples.length / 2)] as number) * 1000) / 1000;
+      };
+      figures.window_24h_big_ms = await day('big');
+      figures.window_24h_small_ms = await day('small');
+      figures.window_24h_ratio = ratio(figures.window_24h_big_ms as number, figures.window_24h_small_ms as number);
+      figures.ratio = figures.window_1h_ratio;
+      figures.pass = (figures.window_1h_ratio as number) <= 2;
+      return figures;
+    } finally {
+      await knex.destroy();
+      await target.stop();
+      const cleanup = knexFactory({ client: 'pg', connection: database.url });
+      await cleanup.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [database.schema]).catch(() => undefined);
+      await cleanup.destroy();
+    }
+  },
+};

@@ -1,0 +1,51 @@
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import { assertPublicTarget } from './outbound-guard.js';
+
+export interface DeliveryOptions {
+  allowPrivate: boolean;
+  timeoutMs: number;
+  maxAttempts: number;
+  now: () => Date;
+}
+
+/**
+ * Posts queued notifications (oldest first) to their webhooks; a failure is retried with
+ * exponential backoff up to maxAttempts, then given up with its error kept. Runs on the
+ * instance holding the evaluation lease, so one instance sends each notification.
+ */
+export async function deliverDue(db: Knex, signal: AbortSignal, options: DeliveryOptions, logger: Logger): Promise<number> {
+  const due = (await db('alerts_notifications').whereNull('sent_at').andWhere('next_at', '<=', options.now()).orderBy('seq').limit(100)) as Array<{ seq: string; url: string; payload: unknown; attempts: number }>;
+  let sent = 0;
+  for (const n of due) {
+    if (signal.aborted) break;
+    let error: string | undefined;
+    try {
+      await assertPublicTarget(n.url, options.allowPrivate);
+      const res = await fetch(n.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'runtime-alerts/1' },
+        body: JSON.stringify(n.payload),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(options.timeoutMs),
+      });
+      await res.arrayBuffer().catch(() => undefined);
+      if (res.status < 200 || res.status >= 300) error = `the receiver answered ${res.status}`;
+    } catch (err) {
+      error = (err as Error).message;
+    }
+    const now = options.now();
+    if (!error) {
+      await db('alerts_notifications').where({ seq: n.seq }).update({ sent_at: now, attempts: n.attempts + 1, error: null });
+      sent++;
+      continue;
+    }
+    const attempts = n.attempts + 1;
+    logger.warn({ url: n.url, attempts, error }, 'alert notification failed');
+    const giveUp = attempts >= options.maxAttempts;
+    await db('alerts_notifications')
+      .where({ seq: n.seq })
+      .update({ attempts, error, ...(giveUp ? { sent_at: now } : { next_at: new Date(now.getTime() + Math.min(300_000, 1000 * 2 ** attempts)) }) });
+  }
+  return sent;
+}

@@ -1,0 +1,138 @@
+import type { Knex } from 'knex';
+import { ApiError } from '../../kernel/errors.js';
+import type { Extensions } from '../../kernel/plugin/api.js';
+import type { SecretStore } from '../../kernel/types.js';
+import { ConfigSchemas } from './config.js';
+import { componentPublisher, componentTypes, type ComponentDirectory, type ComponentRecord, type ComponentType, type StreamPublisher } from './contract.js';
+import { open, seal, SECRET_KEY_NAME } from './secrets.js';
+import type { ComponentRow } from './store.js';
+
+type Db = Knex | Knex.Transaction;
+
+/** What a create or change stores: config without secrets, the sealed secrets, the stream. */
+export interface Prepared {
+  config: Record<string, unknown>;
+  secrets: string | null;
+  secret_fields: string[];
+  stream: string | null;
+  /** Secrets the service made (a webhook's), shown once in the create response. */
+  generated: Record<string, string>;
+}
+
+const bodyDetail = (pointer: string, message: string) => ({ details: [{ in: 'body', pointer, message }] });
+
+/** Types, config validation, secrets and streams: what handlers, supervisor and directory share. */
+export class ComponentsService {
+  readonly schemas = new ConfigSchemas();
+
+  constructor(
+    private readonly extensions: Extensions,
+    private readonly secrets: SecretStore,
+  ) {}
+
+  type(name: string): ComponentType | undefined {
+    return this.extensions.all(componentTypes).find((t) => t.name === name);
+  }
+
+  sourceTypeNames(): string[] {
+    return this.extensions.all(componentTypes).filter((t) => t.kind === 'source').map((t) => t.name);
+  }
+
+  publisher(): StreamPublisher | undefined {
+    return this.extensions.all(componentPublisher)[0];
+  }
+
+  /**
+   * Made (or read) once at start: a request must not fetch it inside its transaction, since on the
+   * embedded database that transaction holds the only connection.
+   */
+  warmUp(): Promise<Buffer> {
+    return this.key();
+  }
+
+  private key(): Promise<Buffer> {
+    return this.secrets.key(SECRET_KEY_NAME);
+  }
+
+  /** The stored secrets in clear; {} when there are none. */
+  async openSecrets(row: Pick<ComponentRow, 'tenant_id' | 'id' | 'secrets'>): Promise<Record<string, unknown>> {
+    if (!row.secrets) return {};
+    return open(await this.key(), row.secrets, { tenantId: row.tenant_id, id: row.id });
+  }
+
+  /**
+   * Checks a component's type, config and stream and splits its secrets off. A change sends
+   * `previous`: secrets it leaves out are kept (they are write-only, so a client cannot echo them).
+   * A `legacy` component (made before types) keeps whatever config it is given, unvalidated.
+   */
+  async prepare(db: Db, tenantId: string, id: string, input: { type: string; config: Record<string, unknown>; stream: string | null | undefined }, previous?: ComponentRow): Promise<Prepared> {
+    const type = this.type(input.type);
+    if (!type) {
+      if (previous) return { config: input.config, secrets: previous.secrets, secret_fields: previous.secret_fields, stream: previous.stream, generated: {} };
+      throw new ApiError('validation_error', `No component type "${input.type}" (GET /component-types lists them).`, bodyDetail('/type', 'names no component type of the enabled plugins'));
+    }
+    const secretNames = this.schemas.secretFields(type);
+    const config: Record<string, unknown> = { ...(previous ? await this.openSecrets(previous) : {}), ...structuredClone(input.config) };
+    for (const name of Object.keys(config)) if (config[name] === null && secretNames.includes(name)) delete config[name];
+    const generated = previous ? {} : this.schemas.generate(type, config);
+    this.schemas.check(type, config);
+
+    const stream = await this.checkStream(db, tenantId, type, input.stream === undefined ? previous?.stream ?? null : input.stream);
+    const secretValues: Record<string, unknown> = {};
+    const plain: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(config)) (secretNames.includes(name) ? secretValues : plain)[name] = value;
+    const fields = Object.keys(secretValues);
+    return {
+      config: plain,
+      secrets: fields.length > 0 ? seal(await this.key(), secretValues, { tenantId, id }) : null,
+      secret_fields: fields,
+      stream,
+      generated,
+    };
+  }
+
+  /** A source writes to one stream of its tenant (required); other kinds write to none. */
+  private async checkStream(db: Db, tenantId: string, type: ComponentType, stream: string | null): Promise<string | null> {
+    if (type.kind !== 'source') {
+      if (stream !== null) throw new ApiError('validation_error', `A ${type.kind} does not write to a stream; only sources take "stream".`, bodyDetail('/stream', 'only source components take a stream'));
+      return null;
+    }
+    if (stream === null) throw new ApiError('validation_error', 'A source component needs "stream": the stream it appends what it receives to.', bodyDetail('/stream', 'is required for a source'));
+    const publisher = this.publisher();
+    if (!publisher) throw new ApiError('validation_error', 'Sources append to streams, and no streams plugin is enabled.', bodyDetail('/stream', 'no streams plugin enabled'));
+    if (!(await publisher.exists(db, tenantId, stream))) throw new ApiError('validation_error', `No stream "${stream}" in this tenant.`, bodyDetail('/stream', 'names no stream of this tenant'));
+    return stream;
+  }
+
+  async record(row: ComponentRow): Promise<ComponentRecord> {
+    return {
+      tenantId: row.tenant_id,
+      id: row.id,
+      type: row.type,
+      kind: this.type(row.type)?.kind ?? null,
+      stream: row.stream,
+      state: row.state,
+      config: { ...row.config, ...(await this.openSecrets(row)) },
+    };
+  }
+
+  /** Appends a source's message to its stream in `trx`. */
+  async emit(trx: Knex.Transaction, component: { tenantId: string; id: string; stream: string | null }, message: Parameters<StreamPublisher['append']>[3], dedupId?: string): Promise<{ id: string; duplicate: boolean }> {
+    const publisher = this.publisher();
+    if (!publisher) throw new Error('no streams plugin is enabled');
+    if (!component.stream) throw new Error(`component ${component.id} writes to no stream`);
+    const options = dedupId !== undefined ? { dedupKey: `source:${component.id}:${dedupId}` } : {};
+    const appended = await publisher.append(trx, component.tenantId, component.stream, message, options);
+    return { id: appended.id, duplicate: appended.duplicate };
+  }
+
+  directory(find: (db: Db, tenantId: string, id: string) => Promise<ComponentRow | undefined>): ComponentDirectory {
+    return {
+      find: async (db, tenantId, id) => {
+        const row = await find(db, tenantId, id);
+        return row && this.record(row);
+      },
+      emit: (trx, component, message, options) => this.emit(trx, component, message, options?.dedupKey),
+    };
+  }
+}

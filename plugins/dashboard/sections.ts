@@ -1,0 +1,103 @@
+import type { Knex } from 'knex';
+import type { DashboardSection } from './contract.js';
+
+/**
+ * Runs a section's query without parallel workers: the queries read a few index ranges, and
+ * starting workers costs more than the work (tens of milliseconds on a busy server).
+ */
+function serial<T>(db: Knex, run: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  return db.transaction(async (trx) => {
+    await trx.raw('SET LOCAL max_parallel_workers_per_gather = 0');
+    return run(trx);
+  });
+}
+
+/** Components by state, from the components plugin's (tenant_id, state, id) index. */
+export const componentsSection: DashboardSection = {
+  key: 'components',
+  async build(db, tenantId) {
+    const rows = (await db('components').where({ tenant_id: tenantId }).groupBy('state').select('state').count({ n: '*' })) as Array<{ state: string; n: string | number }>;
+    const byState: Record<string, number> = {};
+    for (const row of rows) byState[row.state] = Number(row.n);
+    return { by_state: byState, total: Object.values(byState).reduce((a, b) => a + b, 0) };
+  },
+};
+
+/**
+ * Per workflow, from the streams plugin's deliveries: in the window (index (tenant_id, at)),
+ * messages handled, processed, failed attempts, error rate and p95 end-to-end latency (delivery
+ * time − publish time of processed messages); dead letters not yet redriven (partial index on
+ * dead deliveries); and lag and oldest unacknowledged age of the consumer of the workflow's name.
+ * The workflows plugin, once it exists, replaces this section with figures from its own counters.
+ */
+export const workflowsSection: DashboardSection = {
+  key: 'workflows',
+  async build(db, tenantId, window) {
+    const [traffic, dead, consumers] = await Promise.all([
+      serial(db, (trx) => trx.raw(
+      `SELECT d.workflow,
+              count(DISTINCT d.message_id)::int AS messages_in,
+              count(*) FILTER (WHERE d.status = 'processed')::int AS processed,
+              count(*) FILTER (WHERE d.status IN ('failed', 'dead'))::int AS errors,
+              count(*)::int AS attempts,
+              percentile_disc(0.95) WITHIN GROUP (ORDER BY extract(epoch FROM d.at - m.published_at) * 1000) FILTER (WHERE d.status = 'processed') AS p95_ms
+         FROM streams_deliveries d
+         LEFT JOIN streams_messages m ON m.tenant_id = d.tenant_id AND m.id = d.message_id
+        WHERE d.tenant_id = ? AND d.at >= ? AND d.at < ?
+        GROUP BY d.workflow`,
+      [tenantId, window.since, window.until],
+      )),
+      serial(db, (trx) => trx.raw(
+      `SELECT d.workflow, count(*)::int AS n FROM streams_deliveries d
+        WHERE d.tenant_id = ? AND d.status = 'dead'
+          AND d.attempt = (SELECT max(d2.attempt) FROM streams_deliveries d2 WHERE d2.tenant_id = d.tenant_id AND d2.message_id = d.message_id AND d2.workflow = d.workflow)
+          AND NOT EXISTS (SELECT 1 FROM streams_messages r WHERE r.tenant_id = d.tenant_id AND r.replay_of = d.message_id)
+          AND NOT EXISTS (SELECT 1 FROM streams_message_index r WHERE r.tenant_id = d.tenant_id AND r.replay_of = d.message_id)
+        GROUP BY d.workflow`,
+      [tenantId],
+      )),
+      serial(db, (trx) => trx.raw(
+      `SELECT o.consumer, sum(greatest(p.next_offset - o.committed_offset, 0))::bigint AS lag, min(m.published_at) AS oldest
+         FROM streams_consumer_offsets o
+         JOIN streams_partitions p ON p.tenant_id = o.tenant_id AND p.stream_uid = o.stream_uid AND p.partition = o.partition
+         LEFT JOIN streams_messages m ON m.tenant_id = o.tenant_id AND m.stream_uid = o.stream_uid AND m.partition = o.partition AND m."offset" = o.committed_offset
+        WHERE o.tenant_id = ?
+        GROUP BY o.consumer`,
+      [tenantId],
+      )),
+    ]);
+    const byWorkflow = new Map<string, Record<string, unknown>>();
+    const entry = (workflow: string) => {
+      let found = byWorkflow.get(workflow);
+      if (!found) {
+        found = { workflow, messages_in: 0, messages_out: 0, errors: 0, error_rate: 0, p95_ms: null, dead_letters: 0, lag: 0, oldest_unacked_seconds: null };
+        byWorkflow.set(workflow, found);
+      }
+      return found;
+    };
+    for (const r of traffic.rows as Array<{ workflow: string; messages_in: number; processed: number; errors: number; attempts: number; p95_ms: number | null }>) {
+      Object.assign(entry(r.workflow), {
+        messages_in: r.messages_in,
+        messages_out: r.processed,
+        errors: r.errors,
+        error_rate: r.attempts > 0 ? r.errors / r.attempts : 0,
+        p95_ms: r.p95_ms === null ? null : Math.round(Number(r.p95_ms)),
+      });
+    }
+    for (const r of dead.rows as Array<{ workflow: string; n: number }>) entry(r.workflow).dead_letters = r.n;
+    for (const r of consumers.rows as Array<{ consumer: string; lag: string; oldest: Date | null }>) {
+      if (!byWorkflow.has(r.consumer)) continue;
+      Object.assign(entry(r.consumer), { lag: Number(r.lag), oldest_unacked_seconds: r.oldest ? Math.max(0, Math.round((window.until.getTime() - new Date(r.oldest).getTime()) / 1000)) : null });
+    }
+    return [...byWorkflow.values()].sort((a, b) => String(a.workflow).localeCompare(String(b.workflow)));
+  },
+};
+
+/** The tenant's latest audit records (primary key (tenant_id, xact, id), read backwards). */
+export const recentAuditSection: DashboardSection = {
+  key: 'recent_audit',
+  async build(db, tenantId) {
+    const rows = (await db('audit_records').where({ tenant_id: tenantId }).orderBy([{ column: 'xact', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(10).select('id', 'at', 'operation', 'subject_id', 'resource_id', 'outcome', 'status')) as Array<Record<string, unknown>>;
+    return rows.map((r) => ({ ...r, at: r.at ? new Date(r.at as string).toISOString() : null }));
+  },
+};

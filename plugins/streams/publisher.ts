@@ -1,0 +1,38 @@
+import { ApiError } from '../../kernel/errors.js';
+import type { StreamPublisher } from '../components/contract.js';
+import { encodeRaw } from './encode.js';
+import type { StreamsService } from './service.js';
+import { StreamStore } from './store.js';
+
+/**
+ * What the streams plugin gives the components plugin (`components.publisher`): sources append
+ * what they receive through the same publish path as `POST /streams/{id}/messages` (limits, codec
+ * check, partitioning, the `streams.appended` wake-up), with the broker's message id as the
+ * idempotency key so a redelivery appends nothing new.
+ */
+export function streamPublisher(service: StreamsService): StreamPublisher {
+  return {
+    async exists(db, tenantId, streamId) {
+      return (await new StreamStore(db).get(tenantId, streamId)) !== undefined;
+    },
+
+    async append(db, tenantId, streamId, message, options = {}) {
+      const { stream, ref } = await service.stream(db, tenantId, streamId);
+      const codec = await service.codecOf(db, stream);
+      const [encoded] = encodeRaw(Buffer.from(message.body), message.key ?? null, stream, codec, service.limits);
+      if (!encoded) throw new Error('encodeRaw returned no message');
+      encoded.headers = { ...(message.headers ?? {}) };
+      if (!codec && message.content_type) encoded.contentType = message.content_type;
+      try {
+        const { appended, replayed } = await service.publish(db, ref, [encoded], { dryRun: false, idempotencyKey: options.dedupKey });
+        const first = appended[0] as { id: string; partition: number; offset: number };
+        return { ...first, duplicate: replayed };
+      } catch (err) {
+        // The same broker message id with other bytes (a timer's payload edited between two
+        // instances' ticks, say): the id already names an appended message, so nothing is added.
+        if (err instanceof ApiError && err.code === 'idempotency_key_reused') return { id: '', partition: 0, offset: -1, duplicate: true };
+        throw err;
+      }
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import type { WorkflowInputMessage, WorkflowStream, WorkflowStreams } from '../workflows/contract.js';
+import type { NewMessage, StoredMessage, StreamRef } from './backend.js';
+import { messageId } from './ids.js';
+import { partitionFor } from './partition.js';
+import type { StreamsService } from './service.js';
+import { StreamStore } from './store.js';
+
+function refOf(stream: WorkflowStream): StreamRef {
+  // Retention does not matter to reading, appending or committing.
+  return { tenantId: stream.tenantId, id: stream.id, uid: stream.uid, partitions: stream.partitions, maxAgeHours: null, maxMessages: null };
+}
+
+function toInput(m: StoredMessage): WorkflowInputMessage {
+  return { ...m };
+}
+
+/**
+ * What the streams plugin gives the workflows plugin (`workflows.streams`): streams, messages,
+ * consumer offsets and deliveries, all usable inside the worker's own transaction.
+ */
+export function workflowStreamsFor(service: StreamsService): WorkflowStreams {
+  return {
+    backend: service.backend.name,
+
+    async stream(db, tenantId, id) {
+      const found = await new StreamStore(db).get(tenantId, id);
+      return found && { tenantId, id, uid: found.ref.uid, partitions: found.stream.partitions, codec: found.stream.codec };
+    },
+
+    async read(db, stream, partition, fromOffset, limit) {
+      return (await service.backend.read(db, refOf(stream), { partition, fromOffset, limit })).map(toInput);
+    },
+
+    async message(db, tenantId, id) {
+      const found = await service.backend.get(db, tenantId, id);
+      return found && toInput(found);
+    },
+
+    async publish(trx, stream, messages) {
+      const codec = await service.codecOf(trx, { tenant_id: stream.tenantId, codec: stream.codec });
+      const encoded: NewMessage[] = messages.map((m) => {
+        let body: Buffer;
+        let contentType: string;
+        if (m.value !== undefined) {
+          body = codec ? Buffer.from(codec.encode(m.value)) : Buffer.from(JSON.stringify(m.value), 'utf8');
+          contentType = codec ? codec.contentType : 'application/json';
+        } else {
+          body = Buffer.from(m.body ?? new Uint8Array());
+          contentType = m.contentType ?? 'application/octet-stream';
+        }
+        return { id: messageId(), partition: partitionFor(m.key, stream.partitions), key: m.key, headers: m.headers, contentType, body, replayOf: m.replayOf ?? null };
+      });
+      if (encoded.length === 0) return [];
+      return (await service.publish(trx, refOf(stream), encoded, { dryRun: false })).appended;
+    },
+
+    async committed(db, stream, consumer, partition) {
+      const row = (await db('streams_consumer_offsets').where({ tenant_id: stream.tenantId, stream_uid: stream.uid, consumer, partition }).first('committed_offset')) as { committed_offset: string | number } | undefined;
+      return row ? Number(row.committed_offset) : 0;
+    },
+
+    async commit(trx, stream, consumer, partition, expected, nextOffset) {
+      // One statement: the check that nobody moved the offset and the move itself.
+      const result = (await trx.raw(
+        `INSERT INTO streams_consumer_offsets (tenant_id, stream_uid, consumer, partition, committed_offset, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (tenant_id, stream_uid, consumer, partition) DO UPDATE SET committed_offset = excluded.committed_offset, updated_at = excluded.updated_at
+         WHERE streams_consumer_offsets.committed_offset = ?
+         RETURNING committed_offset`,
+        [stream.tenantId, stream.uid, consumer, partition, nextOffset, service.clock.now(), expected],
+      )) as { rows: unknown[] };
+      return result.rows.length === 1;
+    },
+
+    async forgetConsumer(trx, tenantId, consumer) {
+      await trx('streams_consumer_offsets').where({ tenant_id: tenantId, consumer }).delete();
+    },
+
+    async recordDeliveries(trx, deliveries) {
+      if (deliveries.length === 0) return;
+      const rows = deliveries.map((d) => ({ tenant_id: d.tenantId, message_id: d.messageId, workflow: d.workflow, revision: d.revision, run_id: d.runId, status: d.status, error: d.error, outputs: d.outputs, at: d.at.toISOString() }));
+      // One statement for a batch; a message appears at most once per batch, so max(attempt) + 1 is its next attempt.
+      await trx.raw(
+        `INSERT INTO streams_deliveries (tenant_id, message_id, workflow, revision, run_id, attempt, status, error, outputs, at)
+         SELECT v.tenant_id, v.message_id, v.workflow, v.revision, v.run_id,
+                coalesce((SELECT max(d.attempt) FROM streams_deliveries d WHERE d.tenant_id = v.tenant_id AND d.message_id = v.message_id AND d.workflow = v.workflow), 0) + 1,
+                v.status, v.error, v.outputs, v.at
+           FROM jsonb_to_recordset(?::jsonb) AS v(tenant_id text, message_id text, workflow text, revision integer, run_id text, status text, error text, outputs jsonb, at timestamptz)`,
+        [JSON.stringify(rows)],
+      );
+    },
+
+    async end(db, stream, partition) {
+      const ends = await service.backend.ends(db, refOf(stream));
+      return ends[partition] ?? 0;
+    },
+
+    onAppended(handler) {
+      return service.subscribeAppended((event) => handler(event.tenant_id, event.stream_uid, event.partitions));
+    },
+  };
+}

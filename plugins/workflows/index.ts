@@ -1,0 +1,60 @@
+import { contribute, coreExtensions, coreServices, createPlugin, fromRoot } from '../../kernel/plugin/api.js';
+import { componentTypes } from '../components/contract.js';
+import { streamCodecs } from '../streams/contract.js';
+import { ComponentLookup, componentDirectoryReceivers } from './components-directory.js';
+import { workflowStreams } from './contract.js';
+import { runHandlers } from './handlers/runs.js';
+import { workflowHandlers } from './handlers/workflows.js';
+import { workflowMetrics } from './metrics.js';
+import { createWorkflows } from './migrations/001_workflows.js';
+import { codecTypes } from './types/codec.js';
+import { jsonTransformType } from './types/json-transform.js';
+import { sandboxedTypes } from './types/sandboxed.js';
+import { logType, streamPublishType } from './types/sinks.js';
+import { Worker } from './worker/worker.js';
+
+interface WorkflowSettings {
+  poll_ms: number;
+  lease_ms: number;
+  metrics_max_series: number;
+}
+
+/**
+ * Workflows: definitions with immutable revisions, deploys, and the workers that run them on
+ * every instance. Contributes the processor and sink types it runs itself (script, filter, map,
+ * codec.decode/encode, json.transform, stream.publish, log); offers `workflows.streams`, through
+ * which the streams plugin gives it what the worker's transaction needs; receives the components
+ * plugin's directory (`components.directory`) for steps that reference a component by id.
+ */
+export default createPlugin<
+  {
+    db: typeof coreServices.db;
+    clock: typeof coreServices.clock;
+    logger: typeof coreServices.logger;
+    jobs: typeof coreServices.jobs;
+    logs: typeof coreServices.logs;
+    metrics: typeof coreServices.metrics;
+    extensions: typeof coreServices.extensions;
+    sandbox: typeof coreServices.sandbox;
+  },
+  WorkflowSettings
+>({
+  id: 'workflows',
+  manifest: fromRoot('manifests', 'workflows.json'),
+  migrations: [createWorkflows],
+  deps: { db: coreServices.db, clock: coreServices.clock, logger: coreServices.logger, jobs: coreServices.jobs, logs: coreServices.logs, metrics: coreServices.metrics, extensions: coreServices.extensions, sandbox: coreServices.sandbox },
+  setup({ db, clock, logger, jobs, logs, metrics, extensions, sandbox }, { settings }) {
+    const resolvers = { extensions, components: new ComponentLookup() };
+    const worker = new Worker({ db, extensions, resolvers, jobs, logs, clock, logger, metrics: workflowMetrics(metrics, settings.metrics_max_series), pollMs: settings.poll_ms, leaseMs: settings.lease_ms });
+    const types = [...sandboxedTypes(() => sandbox), ...codecTypes(db, () => extensions.all(streamCodecs)[0]), jsonTransformType, streamPublishType, logType];
+    return {
+      handlers: { ...workflowHandlers(resolvers, clock, worker), ...runHandlers(resolvers, worker) },
+      offers: [workflowStreams],
+      contributions: [...types.map((t) => contribute(componentTypes, t)), contribute(coreExtensions.jobs, worker.spec()), contribute(componentDirectoryReceivers, resolvers.components.receiver)],
+      async start() {
+        worker.start();
+      },
+      stop: () => worker.stop(),
+    };
+  },
+});

@@ -1,0 +1,95 @@
+import { createServer, connect as tcpConnect, type Server, type Socket } from 'node:net';
+import { expect } from 'chai';
+import mqtt from 'mqtt';
+import type { TestKernel } from '../../support/kernel.js';
+import { makeComponent, makeStream, messagesOf, runtimeKernel, start, textOf, unique, until, waitForState } from './helpers.js';
+
+/** A TCP relay to Mosquitto that the test can cut and restore on the same port: a broker outage it controls. */
+class Relay {
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+
+  async open(): Promise<void> {
+    const server = createServer((client) => {
+      const upstream = tcpConnect(1883, '127.0.0.1');
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        s.on('error', () => s.destroy());
+      }
+      client.pipe(upstream).pipe(client);
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.port, '127.0.0.1', () => resolve());
+    });
+    this.port = (server.address() as { port: number }).port;
+    this.server = server;
+  }
+
+  async cut(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  }
+}
+
+describe('connectors: an MQTT broker outage', function () {
+  this.timeout(120_000);
+  let tk: TestKernel;
+  const relay = new Relay();
+  before(async () => {
+    tk = await runtimeKernel();
+    await relay.open();
+  });
+  after(async () => {
+    await relay.cut();
+    await tk?.close();
+  });
+
+  it('turns the source failed with last_error, then running again by itself, and loses no message the broker acknowledged', async () => {
+    const stream = unique('outage');
+    const topic = `rt-test/${unique('outage')}`;
+    await makeStream(tk, stream);
+    const c = await makeComponent(tk, { name: unique('outage-src'), type: 'mqtt.subscribe', stream, config: { url: `mqtt://127.0.0.1:${relay.port}`, topic, qos: 1, client_id: unique('rt-outage') } });
+    await start(tk, c.id);
+    await waitForState(tk, c.id, 'running');
+
+    const publisher = await mqtt.connectAsync('mqtt://127.0.0.1:1883');
+    const publish = async (texts: string[]) => {
+      for (const text of texts) await publisher.publishAsync(topic, text, { qos: 1 }); // resolved = acknowledged by the broker
+    };
+    await publish(['before-1', 'before-2']);
+    await until('the messages before the outage', async () => (await messagesOf(tk, stream)).length >= 2);
+
+    await relay.cut();
+    const failed = await waitForState(tk, c.id, 'failed');
+    expect(failed.last_error).to.match(/MQTT broker|ECONNREFUSED/); // the cut, or a restart that found nobody
+    await publish(['during-1', 'during-2', 'during-3']); // the broker keeps them in the source's session
+
+    await new Promise((r) => setTimeout(r, 1500)); // restarts keep failing while the broker is away
+    expect((await tk.request('GET', `/components/${c.id}`)).body.status.state).to.equal('failed');
+
+    await relay.open();
+    const back = await waitForState(tk, c.id, 'running', 60_000);
+    expect(back.last_error).to.equal(null);
+    await publish(['after-1']);
+    const messages = await until('every acknowledged message', async () => {
+      const found = await messagesOf(tk, stream);
+      return found.length >= 6 ? found : undefined;
+    }, 60_000);
+    await publisher.endAsync();
+    expect(new Set(messages.map(textOf))).to.deep.equal(new Set(['before-1', 'before-2', 'during-1', 'during-2', 'during-3', 'after-1']));
+    // What failed and recovered is in the runtime log (GET /logs).
+    const logged = await until('the failure in the runtime log', async () => {
+      const rows = await tk.kernel.database.knex('runtime_logs').where({ tenant_id: 'default', source: 'components' }).whereRaw("fields->>'component' = ?", [c.id]).select('message');
+      const messages = rows.map((r: { message: string }) => r.message);
+      return messages.some((m: string) => m.startsWith('source failed')) && messages.filter((m: string) => m === 'source started').length >= 2 ? messages : undefined;
+    });
+    expect(logged).to.include('source started');
+  });
+});
