@@ -29,6 +29,8 @@ export class Room {
   /** Edits of this instance's clients since the last save. */
   dirty = false;
   lastEditor: Principal | null = null;
+  /** Bytes of edits this instance's clients sent since the last save (bounded: see Collab). */
+  unsavedBytes = 0;
   retired = false;
 
   constructor(readonly tenantId: string, readonly workspaceId: string) {

@@ -42,6 +42,9 @@ const FLUSH_MS = 15;
 const RETRY_MS = 1000;
 
 const CLOSE_GONE = 4404;
+const CLOSE_TOO_LARGE = 1009;
+/** Unsaved edit bytes a room takes from its clients, in multiples of max_workspace_bytes. */
+const UNSAVED_FACTOR = 4;
 const CLOSE_MALFORMED = 1007;
 const CLOSE_INTERNAL = 1011;
 
@@ -175,6 +178,14 @@ export class Collab implements FileChanges {
           conn.toldReadOnly = true;
           return;
         }
+        // Saves are refused beyond the workspace limits; edits that pile up unsaved are bounded
+        // too (four workspaces' worth), so no client can grow a document without end.
+        if (room.unsavedBytes + update.length > UNSAVED_FACTOR * this.input.limits.max_workspace_bytes) {
+          send(conn.socket, statusMessage({ error: { code: 'payload_too_large', message: 'Too many unsaved edits: save (or shrink the files) first.' } }));
+          close(conn.socket, CLOSE_TOO_LARGE, 'too many unsaved edits');
+          return;
+        }
+        room.unsavedBytes += update.length;
         Y.applyUpdate(room.doc, update, conn);
         return;
       }
@@ -302,6 +313,7 @@ export class Collab implements FileChanges {
       return { revision: saved.revision, unchanged: false, by };
     });
     if (room.pending.length === 0) room.dirty = false;
+    room.unsavedBytes = 0;
     if (!result.unchanged) for (const conn of room.conns.values()) send(conn.socket, statusMessage({ saved: result }));
     return result;
   }
