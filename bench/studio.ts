@@ -139,6 +139,9 @@ async function withoutHttp(): Promise<Record<string, unknown>> {
  * script evaluated directly with quickjs-emscripten in-process (reused context) behind a bare Koa
  * handler, one HTTP round trip — measured alternately in the same run (target ≤ 1.5×); then
  * runs/s with 8 concurrent clients, and the sandbox service's figures without HTTP.
+ * Alongside, the audited floor (ratio_latency_audited_floor): the same direct evaluation plus
+ * the revision read and the audit insert the spec requires of a run (a run counts as a write),
+ * and nothing more — the floor any implementation meeting the spec is measured against.
  */
 export const studioScenario: Scenario = {
   name: 'studio',
