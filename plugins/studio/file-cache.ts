@@ -12,6 +12,8 @@ import { WorkspaceStore } from './store.js';
  */
 export class FileCache {
   private readonly entries = new Map<string, { files: FileMap; bytes: number }>();
+  /** Per workspace (tenant, id): the revision this instance last found current, to run on before the check answers. */
+  private readonly lastSeen = new Map<string, string>();
   private bytes = 0;
 
   constructor(private readonly budgetBytes = 64 * 1024 * 1024) {}
@@ -37,11 +39,25 @@ export class FileCache {
     }
   }
 
-  /** The current files of a workspace (404 when it does not exist in the tenant). */
-  async current(db: Knex | Knex.Transaction, tenantId: string, id: string): Promise<{ revision: number; files: FileMap }> {
+  /**
+   * The files of the revision this instance last found current for the workspace, if still
+   * cached: a guess, to be confirmed by current() (`key` equal) before anything depends on it.
+   */
+  guess(tenantId: string, id: string): { key: string; files: FileMap } | undefined {
+    const key = this.lastSeen.get(`${tenantId}\u001f${id}`);
+    const entry = key === undefined ? undefined : this.entries.get(key);
+    return key !== undefined && entry ? { key, files: entry.files } : undefined;
+  }
+
+  /** The current files of a workspace (404 when it does not exist in the tenant); `key` names the (tenant, uid, revision). */
+  async current(db: Knex | Knex.Transaction, tenantId: string, id: string): Promise<{ revision: number; files: FileMap; key: string }> {
     const store = new WorkspaceStore(db);
     const head = await store.head(tenantId, id);
-    if (!head) throw new ApiError('not_found', `No workspace "${id}".`);
+    const workspace = `${tenantId}\u001f${id}`;
+    if (!head) {
+      this.lastSeen.delete(workspace);
+      throw new ApiError('not_found', `No workspace "${id}".`);
+    }
     const key = `${tenantId}\u001f${head.uid}\u001f${head.revision}`;
     let files = this.get(key);
     if (!files) {
@@ -50,6 +66,10 @@ export class FileCache {
       if (!files) throw new Error(`workspace ${tenantId}/${id} has no revision ${head.revision}`);
       this.set(key, Object.freeze(files) as FileMap);
     }
-    return { revision: head.revision, files };
+    // Bounded like the entries: a guess whose files were evicted is worth nothing anyway.
+    this.lastSeen.delete(workspace);
+    this.lastSeen.set(workspace, key);
+    if (this.lastSeen.size > 10_000) this.lastSeen.delete(this.lastSeen.keys().next().value as string);
+    return { revision: head.revision, files, key };
   }
 }

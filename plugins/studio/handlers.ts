@@ -47,6 +47,18 @@ function checkIfMatch(call: Call, workspace: Workspace): void {
   });
 }
 
+type Settled<T> = { value: T } | { error: unknown };
+
+/** A promise that never rejects, so one started early and then not awaited raises no unhandled rejection. */
+function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
+  return promise.then((value) => ({ value }), (error: unknown) => ({ error }));
+}
+
+function unsettle<T>(settled: Settled<T>): T {
+  if ('error' in settled) throw settled.error;
+  return settled.value;
+}
+
 export function studioHandlers(input: { clock: Clock; tickets: TicketService; sandbox: Sandbox; cache: FileCache; settings: StudioSettings; changes: FileChanges; codecs: () => CodecResolver | undefined }): Record<string, Handler> {
   const { clock, tickets, sandbox, cache, settings, changes } = input;
 
@@ -138,10 +150,18 @@ export function studioHandlers(input: { clock: Clock; tickets: TicketService; sa
     },
 
     async runWorkspace(call) {
-      const { revision, files } = await cache.current(call.db, tenant(call), idParam(call));
       const body = call.body as { entry?: string; input?: RunInput & { codec?: string } };
       const runInput = await decoded(call, body.input);
-      const run = await runWorkspace(sandbox, tenant(call), files, { ...(body.entry !== undefined ? { entry: body.entry } : {}), ...(runInput !== undefined ? { input: runInput } : {}) });
+      const request = { ...(body.entry !== undefined ? { entry: body.entry } : {}), ...(runInput !== undefined ? { input: runInput } : {}) };
+      // A run has no effect outside its answer, so it may start on the revision this instance
+      // last saw current while the database says which revision is current: the two overlap
+      // instead of adding up. The answer is used only when that revision is confirmed current;
+      // otherwise (a new revision, another workspace under the id) the run is made again on the
+      // current files, and a workspace gone is a 404 whatever the guess gave.
+      const guess = cache.guess(tenant(call), idParam(call));
+      const early = guess && settle(runWorkspace(sandbox, tenant(call), guess.files, request));
+      const { revision, files, key } = await cache.current(call.db, tenant(call), idParam(call));
+      const run = early && guess.key === key ? unsettle(await early) : await runWorkspace(sandbox, tenant(call), files, request);
       return { status: 200, body: { ...run, revision } };
     },
 

@@ -132,6 +132,23 @@ describe('studio: run and test a workspace in the sandbox', function () {
     const res = await run({ input: { value: { a: 2 } } });
     expect(res.body).to.deep.include({ ok: true, result: { doubled: 6 }, revision: 2 });
   });
+
+  it('never answers with a run of files that are no longer current: a workspace deleted is 404, one re-created under the id runs its own files', async () => {
+    const first = { 'main.js': 'result = { which: "first" };\n' };
+    expect((await tk.request('POST', '/studio/workspaces', { token: admin, body: { id: 'recreated', name: 'recreated', files: first } })).status).to.equal(201);
+    // Runs this instance saw current: the next run may start on these files before the check answers.
+    expect((await run({}, admin, 'recreated')).body).to.deep.include({ ok: true, result: { which: 'first' }, revision: 1 });
+    expect((await tk.request('DELETE', '/studio/workspaces/recreated', { token: admin })).status).to.equal(204);
+    const gone = await run({}, admin, 'recreated');
+    expect(gone.status).to.equal(404);
+    expect(gone.body.error.code).to.equal('not_found');
+    expect((await run({}, admin, 'recreated')).status).to.equal(404);
+    const second = { 'main.js': 'result = { which: "second" };\n' };
+    expect((await tk.request('POST', '/studio/workspaces', { token: admin, body: { id: 'recreated', name: 'recreated', files: second } })).status).to.equal(201);
+    expect((await run({}, admin, 'recreated')).body).to.deep.include({ ok: true, result: { which: 'second' }, revision: 1 });
+    // And another tenant naming the same id never gets this tenant's run.
+    expect((await run({}, other, 'recreated')).status).to.equal(404);
+  });
 });
 
 describe('studio: a run\'s input decoded by a codec', function () {
