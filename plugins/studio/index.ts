@@ -1,4 +1,5 @@
-import { coreServices, createPlugin, fromRoot } from '../../kernel/plugin/api.js';
+import { contribute, coreServices, createPlugin, fromRoot } from '../../kernel/plugin/api.js';
+import { sqlTables } from '../sql/contract.js';
 import { streamCodecs } from '../streams/contract.js';
 import { Collab } from './collab/service.js';
 import { FileCache } from './file-cache.js';
@@ -38,6 +39,8 @@ export default createPlugin<
         ...studioHandlers({ clock, tickets, sandbox, cache, settings, changes: collab, codecs: () => extensions.all(streamCodecs)[0] }),
         ...socketHandlers({ db, clock, logger, audit, sandbox, cache, collab, maxTestCases: settings.max_test_cases }),
       },
+      // The SQL console reads a tenant's workspaces and their revisions (files included).
+      contributions: [contribute(sqlTables, { table: 'studio_workspaces' }), contribute(sqlTables, { table: 'studio_revisions' })],
       async start() {
         collab.start();
       },

@@ -10,6 +10,7 @@ import { createWorkflows } from './migrations/001_workflows.js';
 import { createHourlyCounters } from './migrations/002_hourly_counters.js';
 import { workflowTrafficSources } from '../dashboard/contract.js';
 import { readHourly } from './dashboard/hourly.js';
+import { sqlTables } from '../sql/contract.js';
 import { codecTypes } from './types/codec.js';
 import { jsonTransformType } from './types/json-transform.js';
 import { sandboxedTypes } from './types/sandboxed.js';
@@ -53,7 +54,11 @@ export default createPlugin<
     return {
       handlers: { ...workflowHandlers(resolvers, clock, worker), ...runHandlers(resolvers, worker) },
       offers: [workflowStreams],
-      contributions: [...types.map((t) => contribute(componentTypes, t)), contribute(coreExtensions.jobs, worker.spec()), contribute(componentDirectoryReceivers, resolvers.components.receiver), contribute(workflowTrafficSources, { daily: (db, tenantId, window) => readHourly(db, tenantId, window.since, window.until) })],
+      contributions: [
+        ...types.map((t) => contribute(componentTypes, t)), contribute(coreExtensions.jobs, worker.spec()), contribute(componentDirectoryReceivers, resolvers.components.receiver), contribute(workflowTrafficSources, { daily: (db, tenantId, window) => readHourly(db, tenantId, window.since, window.until) }),
+        // The SQL console reads a tenant's workflows, revisions and runs.
+        contribute(sqlTables, { table: 'workflows_workflows' }), contribute(sqlTables, { table: 'workflows_revisions' }), contribute(sqlTables, { table: 'workflows_runs' }),
+      ],
       async start() {
         worker.start();
       },
