@@ -35,13 +35,13 @@ async function seedTenant(knex: knexFactory.Knex, tenant: string, messages: numb
     [tenant, uid, workflows, tenant, uid],
   );
   // The workflows plugin's hourly counters, as its worker would have added them batch by batch
-  // (delivery g came from partition g % 8; every latency is 40 ms: the 25–50 ms bin, the 4th).
+  // (every latency is 40 ms: the 25–50 ms bin, the 4th).
   await knex.raw(
-    `INSERT INTO workflows_hourly (tenant_id, hour, workflow_id, partition, messages_in, attempts, processed, errors, dead, latency_hist)
-     SELECT ?, date_trunc('hour', d.at), d.workflow, (substr(d.message_id, 5)::bigint % 8)::int, count(*), count(*),
+    `INSERT INTO workflows_hourly (tenant_id, hour, workflow_id, messages_in, attempts, processed, errors, dead, latency_hist)
+     SELECT ?, date_trunc('hour', d.at), d.workflow, count(*), count(*),
             count(*) FILTER (WHERE d.status = 'processed'), count(*) FILTER (WHERE d.status = 'dead'), count(*) FILTER (WHERE d.status = 'dead'),
             array[0, 0, 0, count(*) FILTER (WHERE d.status = 'processed'), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]::integer[]
-       FROM streams_deliveries d WHERE d.tenant_id = ? GROUP BY 2, 3, 4`,
+       FROM streams_deliveries d WHERE d.tenant_id = ? GROUP BY 2, 3`,
     [tenant, tenant],
   );
   await knex.raw(`INSERT INTO components (tenant_id, id, name, state, created_at, updated_at) SELECT ?, 'c-' || g, 'c-' || g, CASE WHEN g % 10 = 0 THEN 'failed' ELSE 'running' END, now(), now() FROM generate_series(1, 50) g`, [tenant]);

@@ -11,6 +11,8 @@ import { createHourlyCounters } from './migrations/002_hourly_counters.js';
 import { workflowTrafficSources } from '../dashboard/contract.js';
 import { readHourly } from './dashboard/hourly.js';
 import { sqlTables } from '../sql/contract.js';
+import { migrationResources } from '../migration/contract.js';
+import { workflowResource } from './migration-resource.js';
 import { codecTypes } from './types/codec.js';
 import { jsonTransformType } from './types/json-transform.js';
 import { sandboxedTypes } from './types/sandboxed.js';
@@ -58,6 +60,7 @@ export default createPlugin<
         ...types.map((t) => contribute(componentTypes, t)), contribute(coreExtensions.jobs, worker.spec()), contribute(componentDirectoryReceivers, resolvers.components.receiver), contribute(workflowTrafficSources, { daily: (db, tenantId, window) => readHourly(db, tenantId, window.since, window.until) }),
         // The SQL console reads a tenant's workflows, revisions and runs.
         contribute(sqlTables, { table: 'workflows_workflows' }), contribute(sqlTables, { table: 'workflows_revisions' }), contribute(sqlTables, { table: 'workflows_runs' }),
+        contribute(migrationResources, workflowResource),
       ],
       async start() {
         worker.start();

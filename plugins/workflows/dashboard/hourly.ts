@@ -18,11 +18,12 @@ function bin(ms: number): number {
 }
 
 /**
- * Adds a batch's attempts to its (tenant, workflow, partition, hour) row, in the transaction that
- * records the deliveries: the counters and the deliveries commit or roll back together. A batch
- * is stamped with one time, so it is one row.
+ * Adds a batch's attempts to its (tenant, workflow, hour) row, in the transaction that records
+ * the deliveries: the counters and the deliveries commit or roll back together. A batch is
+ * stamped with one time, so it is one row. Call it last before the commit (the row lock is shared
+ * by the workflow's partitions).
  */
-export async function rollUp(trx: Knex.Transaction, key: { tenantId: string; workflowId: string; partition: number; at: Date }, attempts: readonly CountedAttempt[]): Promise<void> {
+export async function rollUp(trx: Knex.Transaction, key: { tenantId: string; workflowId: string; at: Date }, attempts: readonly CountedAttempt[]): Promise<void> {
   if (attempts.length === 0) return;
   const hist = new Array<number>(LATENCY_BOUNDS_MS.length + 1).fill(0);
   let messagesIn = 0, processed = 0, errors = 0, dead = 0;
@@ -36,13 +37,13 @@ export async function rollUp(trx: Knex.Transaction, key: { tenantId: string; wor
   }
   const hour = new Date(Math.floor(key.at.getTime() / 3_600_000) * 3_600_000);
   await trx.raw(
-    `INSERT INTO workflows_hourly AS h (tenant_id, hour, workflow_id, partition, messages_in, attempts, processed, errors, dead, latency_hist)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::integer[])
-     ON CONFLICT (tenant_id, hour, workflow_id, partition) DO UPDATE SET
+    `INSERT INTO workflows_hourly AS h (tenant_id, hour, workflow_id, messages_in, attempts, processed, errors, dead, latency_hist)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?::integer[])
+     ON CONFLICT (tenant_id, hour, workflow_id) DO UPDATE SET
        messages_in = h.messages_in + excluded.messages_in, attempts = h.attempts + excluded.attempts,
        processed = h.processed + excluded.processed, errors = h.errors + excluded.errors, dead = h.dead + excluded.dead,
        latency_hist = (SELECT array_agg(coalesce(a, 0) + coalesce(b, 0) ORDER BY i) FROM unnest(h.latency_hist, excluded.latency_hist) WITH ORDINALITY AS t(a, b, i))`,
-    [key.tenantId, hour, key.workflowId, key.partition, messagesIn, attempts.length, processed, errors, dead, `{${hist.join(',')}}`],
+    [key.tenantId, hour, key.workflowId, messagesIn, attempts.length, processed, errors, dead, `{${hist.join(',')}}`],
   );
 }
 
@@ -59,7 +60,7 @@ export interface HourlyTraffic {
 
 /**
  * Sums the hours from the one holding `since` up to `until` (primary key (tenant_id, hour, …)):
- * at most 25 × partitions rows per workflow whatever the traffic.
+ * at most 25 rows per workflow whatever the traffic.
  */
 export async function readHourly(db: Knex, tenantId: string, since: Date, until: Date): Promise<HourlyTraffic[]> {
   const from = new Date(Math.floor(since.getTime() / 3_600_000) * 3_600_000);

@@ -12,7 +12,7 @@ describe('workflows: hourly counters behind the dashboard\'s 24h window', functi
   });
   after(() => tk?.close());
 
-  it('the worker adds each batch to its (tenant, workflow, partition, hour) row, and GET /dashboard?window=24h reads them: same figures as the deliveries, nothing of another tenant', async () => {
+  it('the worker adds each batch to its (tenant, workflow, hour) row, and GET /dashboard?window=24h reads them: same figures as the deliveries, nothing of another tenant', async () => {
     await createStream(tk, 'c-in', 2);
     await createStream(tk, 'c-out');
     await createStream(tk, 'c-dlq');
