@@ -13,6 +13,8 @@ import { readHourly } from './dashboard/hourly.js';
 import { sqlTables } from '../sql/contract.js';
 import { migrationResources } from '../migration/contract.js';
 import { workflowResource } from './migration-resource.js';
+import { alertSignals } from '../alerts/contract.js';
+import { errorRateSignal } from './dashboard/error-rate-signal.js';
 import { codecTypes } from './types/codec.js';
 import { jsonTransformType } from './types/json-transform.js';
 import { sandboxedTypes } from './types/sandboxed.js';
@@ -61,6 +63,7 @@ export default createPlugin<
         // The SQL console reads a tenant's workflows, revisions and runs.
         contribute(sqlTables, { table: 'workflows_workflows' }), contribute(sqlTables, { table: 'workflows_revisions' }), contribute(sqlTables, { table: 'workflows_runs' }),
         contribute(migrationResources, workflowResource),
+        contribute(alertSignals, errorRateSignal),
       ],
       async start() {
         worker.start();
