@@ -71,7 +71,8 @@ export async function load(base: string, options: LoadOptions): Promise<Figures>
 
 function figuresOf(result: Awaited<ReturnType<typeof autocannon>>): Figures {
   return {
-    rps: Math.round(result.requests.average),
+    // Whole requests per second, except under a few per second (a loaded machine, heavy requests), where rounding would hide the ratio.
+    rps: result.requests.average >= 100 ? Math.round(result.requests.average) : Math.round(result.requests.average * 100) / 100,
     p99_ms: result.latency.p99,
     mean_ms: Math.round(result.latency.mean * 100) / 100,
     errors: result.errors + result.non2xx,
@@ -197,6 +198,8 @@ export interface BootFigures {
   /** Resident memory after idling, and the most it ever held. */
   rss_idle_mb: number;
   rss_peak_mb: number;
+  /** The kernel's own account of where the time went (its `serving` log line's boot_ms). */
+  phases_ms?: Record<string, number>;
 }
 
 /**
@@ -211,7 +214,15 @@ export async function bootProcess(env: Record<string, string | undefined>, idleM
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
-  child.stdout?.resume();
+  let phases: Record<string, number> | undefined;
+  createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+    if (!line.includes('"boot_ms"')) return;
+    try {
+      phases = (JSON.parse(line) as { boot_ms?: Record<string, number> }).boot_ms;
+    } catch {
+      // Not the kernel's JSON log line.
+    }
+  });
   child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let exitCode: number | null | undefined;
@@ -236,7 +247,7 @@ export async function bootProcess(env: Record<string, string | undefined>, idleM
       if (readyMs === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
     }
     await new Promise((resolve) => setTimeout(resolve, idleMs));
-    return { ready_ms: readyMs, cpu_ms: cpuMs, rss_idle_mb: procStatus(pid, 'VmRSS'), rss_peak_mb: procStatus(pid, 'VmHWM') };
+    return { ready_ms: readyMs, cpu_ms: cpuMs, rss_idle_mb: procStatus(pid, 'VmRSS'), rss_peak_mb: procStatus(pid, 'VmHWM'), ...(phases ? { phases_ms: phases } : {}) };
   } finally {
     if (exitCode === undefined) {
       child.kill('SIGTERM');

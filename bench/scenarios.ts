@@ -1,10 +1,13 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { templateKept } from '../kernel/db/embedded.js';
+import { migratedTemplates, templateKept } from '../kernel/db/embedded.js';
+import { fromRoot } from '../kernel/paths.js';
 import { opsScenario } from './ops.js';
 import { runtimeScenario } from './runtime.js';
+import { bpmnScenario } from './bpmn.js';
 import { streamsScenario } from './streams.js';
 import { studioScenario } from './studio.js';
 import { bootProcess, interleavedLoad, startTarget, load, latency, pairedLatency, ratio, type BootFigures, type Figures, type LoadOptions, type Running } from './harness.js';
@@ -60,7 +63,7 @@ async function seedComponents(url: string, count: number, headers: Record<string
     const res = await fetch(`${url}/components`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify({ id: `seed-${String(i).padStart(5, '0')}`, name: `Seed ${i}`, type: 'passthrough', tags: ['bench'] }),
+      body: JSON.stringify({ id: `seed-${String(i).padStart(5, '0')}`, name: `Seed ${i}`, tags: ['bench'] }),
     });
     if (res.status !== 201 && res.status !== 409) throw new Error(`seeding answered ${res.status}`);
   }
@@ -78,8 +81,8 @@ const health: Scenario = {
   title: `GET /health: kernel vs bare Koa with the same handler, both running, in ${HEALTH_ROUNDS} rounds of alternating 2 s windows; the ratio is the median round's (target ≥ 0.9×)`,
   async run(context) {
     const options: LoadOptions = { path: '/health', seconds: 2 };
-    return withTarget('kernel', kernelEnv(context), (kernel) =>
-      withTarget('bare-koa', {}, async (baseline) => {
+    return withTarget('kernel', kernelEnv(context), async (kernel) =>
+      withTarget('bare-koa', { BENCH_HEALTH_BODY: await (await fetch(`${kernel.url}/health`)).text() }, async (baseline) => {
         const result = await interleavedLoad(kernel, baseline, options, HEALTH_ROUNDS);
         return {
           kernel: result.a,
@@ -147,7 +150,7 @@ const tokenList: Scenario = {
 let sequence = 0;
 const uniqueComponent = (): string => {
   sequence += 1;
-  return JSON.stringify({ id: `c-${process.pid}-${Date.now().toString(36)}-${sequence}`, name: `Created ${sequence}`, type: 'passthrough' });
+  return JSON.stringify({ id: `c-${process.pid}-${Date.now().toString(36)}-${sequence}`, name: `Created ${sequence}` });
 };
 
 /** POST /components with a fresh component and idempotency key in each body, as `token`. */
@@ -304,11 +307,18 @@ function startEnv(profile: 'local' | 'production'): Record<string, string | unde
   return env;
 }
 
-/** A fresh data directory each round: the embedded database is created, migrated and bootstrapped. */
-async function bootLocal(): Promise<BootFigures> {
+/**
+ * A fresh data directory: the embedded database is created (from the kept template already
+ * migrated to this migration set, when there is one), migrated and bootstrapped; then the same
+ * process started again on it (a restart: nothing to create, migrate or bootstrap).
+ */
+async function bootLocal(): Promise<{ fresh: BootFigures; restart: BootFigures }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-boot-'));
   try {
-    return await bootProcess({ ...startEnv('local'), RUNTIME_DATA_DIR: dataDir }, BOOT_IDLE_MS);
+    const env = { ...startEnv('local'), RUNTIME_DATA_DIR: dataDir };
+    const fresh = await bootProcess(env, BOOT_IDLE_MS);
+    const restart = await bootProcess(env, BOOT_IDLE_MS);
+    return { fresh, restart };
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -318,14 +328,17 @@ async function bootLocal(): Promise<BootFigures> {
  * A fresh schema each round on the PostgreSQL server, chosen through the connection's
  * search_path (the production profile takes its database from DATABASE_URL alone).
  */
-async function bootProduction(): Promise<BootFigures> {
+async function bootProduction(): Promise<{ fresh: BootFigures; restart: BootFigures }> {
   const { connectDatabase } = await import('../kernel/db/connect.js');
   const schema = `bench_boot_${randomBytes(4).toString('hex')}`;
   const admin = await connectDatabase({ url: BOOT_POSTGRES, schema, pool_max: 1, ready_timeout_ms: 1000 });
   try {
     const url = new URL(BOOT_POSTGRES);
     url.searchParams.set('options', `-c search_path=${schema}`);
-    return await bootProcess({ ...startEnv('production'), DATABASE_URL: url.toString() }, BOOT_IDLE_MS);
+    const env = { ...startEnv('production'), DATABASE_URL: url.toString() };
+    const fresh = await bootProcess(env, BOOT_IDLE_MS);
+    const restart = await bootProcess(env, BOOT_IDLE_MS);
+    return { fresh, restart };
   } finally {
     await admin.knex.raw('DROP SCHEMA ?? CASCADE', [schema]);
     await admin.close();
@@ -344,6 +357,9 @@ function bootSummary(rounds: BootFigures[], budget: { ready_ms: number; rss_idle
     rounds,
     budget,
     meets_budget: ready <= budget.ready_ms && rss <= budget.rss_idle_mb,
+    // The same budget against CPU time, which a machine busy with other work inflates far less
+    // than the wall clock (scrypt's worker thread counts too, though it overlaps the boot).
+    meets_budget_in_cpu_time: Math.min(...rounds.map((r) => r.cpu_ms)) <= budget.ready_ms && rss <= budget.rss_idle_mb,
   };
 }
 
@@ -356,23 +372,94 @@ const boot: Scenario = {
       embedded_template_kept: templateKept(),
       load_average: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
     };
+    // The first start of an installation (or of a new migration set) builds the migrated
+    // template: measured once, apart, with this installation's templates removed.
+    for (const dir of migratedTemplates()) rmSync(dir, { recursive: true, force: true });
+    const first = await bootLocal();
+    figures.local_first_start_of_migration_set = first.fresh;
     const local: BootFigures[] = [];
+    const restarts: BootFigures[] = [first.restart];
     const production: BootFigures[] = [];
+    const productionRestarts: BootFigures[] = [];
     let postgres: string | undefined;
     for (let round = 0; round < BOOT_ROUNDS; round++) {
-      local.push(await bootLocal());
+      const { fresh, restart } = await bootLocal();
+      local.push(fresh);
+      restarts.push(restart);
       if (postgres === undefined) {
         try {
-          production.push(await bootProduction());
+          const { fresh: p, restart: pr } = await bootProduction();
+          production.push(p);
+          productionRestarts.push(pr);
         } catch (err) {
           postgres = `skipped: ${(err as Error).message}`;
         }
       }
     }
     figures.local = bootSummary(local, BOOT_BUDGETS.local);
+    figures.local_restart = bootSummary(restarts, BOOT_BUDGETS.local);
     figures.production = postgres ?? bootSummary(production, BOOT_BUDGETS.production);
+    figures.production_restart = postgres ?? bootSummary(productionRestarts, BOOT_BUDGETS.production);
+    // The floor in the same run (boot_floor has the whole of it): what the budgets leave the
+    // kernel once module loading and PGlite's own start are paid.
+    const modules = await floorPart('modules');
+    const pglite = await floorPart('pglite');
+    const localReady = (figures.local as { ready_ms: number }).ready_ms;
+    figures.floor = { modules_ms: modules.ms, modules_cpu_ms: modules.cpu_ms, pglite_start_ms: pglite.start_ms, pglite_start_cpu_ms: pglite.start_cpu_ms };
+    figures.local_over_floor_ms = localReady - (modules.ms as number) - (pglite.start_ms as number);
+    if (typeof figures.production !== 'string') figures.production_over_floor_ms = (figures.production as { ready_ms: number }).ready_ms - (modules.ms as number);
     return figures;
   },
 };
 
-export const scenarios: Scenario[] = [health, componentsList, tokenList, auditedCreate, writeFloor, auditDeepPage, mcpCall, boot, streamsScenario, opsScenario, studioScenario, runtimeScenario];
+/** Runs one part of the floor (bench/targets/boot-floor.ts) in a process of its own. */
+function floorPart(part: string): Promise<Record<string, number>> {
+  return new Promise((resolve, reject) => {
+    const env: Record<string, string | undefined> = { ...process.env, BENCH_FLOOR: part };
+    delete env.DATABASE_URL;
+    const child = spawn(process.execPath, [fromRoot('dist', 'bench', 'targets', 'boot-floor.js')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.once('exit', (code) => {
+      const line = out.trim().split('\n').pop() ?? '';
+      if (code !== 0 || !line.startsWith('{')) return reject(new Error(`boot floor ${part} exited with ${code}`));
+      resolve(JSON.parse(line) as Record<string, number>);
+    });
+  });
+}
+
+/**
+ * What no kernel can start faster than, on this machine, now: an empty Node process, loading
+ * the kernel's and the local profile's plugins' modules, a bare PGlite started and migrated
+ * with every migration of the profile, and the bootstrap password's scrypt hash. Each part is
+ * the best of BENCH_FLOOR_ROUNDS processes; read the boot figures against it.
+ */
+const bootFloor: Scenario = {
+  name: 'boot_floor',
+  title: 'The floor under the boot budgets: empty Node process, module loading alone, bare PGlite start + every migration, the bootstrap scrypt hash (each in a fresh process, best of rounds)',
+  async run() {
+    const rounds = Number(process.env.BENCH_FLOOR_ROUNDS ?? 3);
+    const best: Record<string, Record<string, number>> = {};
+    for (let round = 0; round < rounds; round++) {
+      for (const part of ['node', 'modules', 'pglite', 'scrypt']) {
+        const figures = await floorPart(part);
+        if (!best[part] || (figures.ms as number) < (best[part].ms as number)) best[part] = figures;
+      }
+    }
+    const modules = best.modules?.ms ?? NaN;
+    const pglite = best.pglite?.ms ?? NaN;
+    const pgliteStart = best.pglite?.start_ms ?? NaN;
+    const scrypt = best.scrypt?.ms ?? NaN;
+    return {
+      load_average: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
+      ...best,
+      // scrypt runs on a worker thread, beside the rest: the floor adds what cannot overlap.
+      floor_fresh_without_template_ms: modules + pglite,
+      floor_fresh_with_migrated_template_ms: modules + pgliteStart,
+      floor_production_ms: modules,
+      bootstrap_scrypt_ms: scrypt,
+    };
+  },
+};
+
+export const scenarios: Scenario[] = [health, componentsList, tokenList, auditedCreate, writeFloor, auditDeepPage, mcpCall, boot, bootFloor, streamsScenario, opsScenario, studioScenario, runtimeScenario, bpmnScenario];

@@ -9,7 +9,7 @@ import { createHttpApp } from './http/app.js';
 import { createHttpServer } from './http/server.js';
 import { createRealtime } from './realtime/index.js';
 import { resolvePlugins } from './boot/resolve.js';
-import { migrateAll } from './boot/migrate.js';
+import { migrateAll, migrationKey, migrationOwners } from './boot/migrate.js';
 import { createCoreServices, type CoreServices } from './boot/services.js';
 import { setUpPlugins } from './boot/setup.js';
 import { wireContributions } from './boot/wire.js';
@@ -17,6 +17,7 @@ import { checkBoot } from './boot/conformance.js';
 import { mountRoutes } from './boot/mount.js';
 import { startAll, stopAll } from './boot/start.js';
 import type { Endpoint } from './http/router.js';
+import { createBootTimer, type BootTimings } from './boot/timing.js';
 import type { Catalog, KernelMode, KernelServices, PluginDefinition } from './types.js';
 
 export interface Kernel {
@@ -28,6 +29,8 @@ export interface Kernel {
   readonly app: import('koa');
   /** Every method and path the HTTP router serves, read back from the router itself. */
   readonly endpoints: readonly Endpoint[];
+  /** Milliseconds each boot phase took (kernel/boot/timing.ts). */
+  readonly bootTimings: BootTimings;
   /** Starts serving on the configured host and port; resolves with the bound address. */
   listen(): Promise<{ port: number; url: string }>;
   /** Drains in-flight requests, stops plugins and closes the database. Safe to call twice. */
@@ -69,12 +72,17 @@ function databaseUsers(plugins: readonly ResolvedPlugin[]): Set<string> {
  */
 export async function createKernel(options: KernelOptions): Promise<Kernel> {
   const { config } = options;
+  const timer = createBootTimer();
   const logger = options.logger ?? createLogger(config);
   const plugins = await resolvePlugins(config, options.plugins ?? []);
-  const database: Database = await connectDatabase(config.database, logger.child({ component: 'database' }));
+  timer.mark('resolve');
+  const migrations = migrationOwners(plugins);
+  const database: Database = await connectDatabase(config.database, logger.child({ component: 'database' }), { migrationKey: migrationKey(migrations) });
+  timer.mark('connect');
   let core: CoreServices | undefined;
   try {
-    await migrateAll(database, plugins);
+    await migrateAll(database, migrations);
+    timer.mark('migrate');
     const routes = plugins.flatMap((p) => p.loaded.manifest.routes.map((decl) => compileRoute(p.definition.id, decl, p.loaded.manifest.schemas ?? {})));
     const catalog: Catalog = createCatalog({
       manifests: plugins.map((p) => p.loaded.manifest),
@@ -86,12 +94,18 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     const clock = options.clock ?? { now: () => new Date() };
     core = createCoreServices({ config, logger, clock, database, catalog });
     const { services, registry, runners } = core;
+    timer.mark('services');
     const setUp = await setUpPlugins(plugins, services, registry, options.mode ?? 'serve');
+    timer.mark('setup');
     const extraSteps = wireContributions(registry, services, core.jobs);
     checkBoot({ plugins, setUp, routes, services, config });
+    timer.mark('conformance');
     await services.secrets.key('cursor');
+    timer.mark('secrets');
     const mounted = mountRoutes({ catalog, plugins: setUp, services, extraSteps, runners, tickets: core.tickets });
+    timer.mark('mount');
     await startAll({ config, database, core, plugins: setUp });
+    timer.mark('start');
     const started = core;
     let running = true;
     core.readiness.add('plugins', async () => running);
@@ -99,6 +113,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     const realtime = createRealtime({ config, logger, db: database.knex, clock, metrics: services.metrics, tickets: core.tickets, mounted, authenticators: () => services.authenticators });
     const { app, endpoints } = createHttpApp({ config, logger, metrics: services.metrics, mounted, streams: realtime.streams });
     const server = createHttpServer({ app, config, logger, realtime });
+    timer.mark('http');
     let closing: Promise<void> | undefined;
     return {
       config,
@@ -108,7 +123,12 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       services,
       app,
       endpoints,
-      listen: () => server.listen(),
+      bootTimings: timer.timings,
+      listen: async () => {
+        const bound = await server.listen();
+        timer.mark('listen');
+        return bound;
+      },
       close() {
         closing ??= (async () => {
           started.readiness.setDraining();

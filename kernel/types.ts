@@ -121,12 +121,21 @@ export interface CallNotes {
   replayed?: boolean;
 }
 
-export type Handler = (call: Call) => Promise<Reply> | Reply;
+export type Handler = ((call: Call) => Promise<Reply> | Reply) & {
+  /**
+   * Optional work of a mutating route done after validation but before its transaction opens,
+   * for a slow remote call whose outcome the handler then records (the handler finds what it
+   * left by the call). It holds no database connection while it waits, which on the embedded
+   * database (one connection) would stall every other write. What it does is not rolled back by
+   * a failing transaction, so it must be safe to leave behind. Not run for dry runs.
+   */
+  beforeTransaction?: (call: Call) => Promise<void>;
+};
 export type Next = () => Promise<Reply>;
 export type Step = (call: Call, next: Next) => Promise<Reply>;
 
 /** Builds the step for one route at boot; returns null when the step does not apply to it. */
-export type StepFactory = (route: CompiledRoute, kernel: KernelServices) => Step | null;
+export type StepFactory = (route: CompiledRoute, kernel: KernelServices, handler?: Handler) => Step | null;
 
 /** A manifest route after boot: its plugin, compiled validators and composed pipeline. */
 export interface CompiledRoute {

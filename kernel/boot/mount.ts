@@ -27,8 +27,8 @@ export function mountRoutes(input: {
   return catalog.routes.map((route) => {
     const handler = plugins.find((p) => p.id === route.plugin)?.instance.handlers[route.decl.operation];
     if (!handler) throw new ConformanceError([`plugin ${route.plugin}, operation ${route.decl.operation}: the route has no handler`]);
-    const pipeline = composeSteps(buildSteps(route, factories, services), accountWideList(route, handler, services));
-    const run = (call: Call): Promise<Reply> => pipeline(call);
+    const pipeline = composeSteps(buildSteps(route, factories, services, handler), accountWideList(route, handler, services));
+    const run: (call: Call) => Promise<Reply> = pipeline;
     // A WebSocket or event stream cannot be dispatched as one call with one reply.
     if (!isStreaming(route.decl)) runners.set(route.decl.operation, run);
     return { route, run, db: services.db };

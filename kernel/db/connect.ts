@@ -11,6 +11,8 @@ export interface Database {
   knex: Knex;
   /** `postgres` for a server, `embedded` for PGlite. */
   kind: 'postgres' | 'embedded';
+  /** Set on a newly created embedded cluster: keeps it, once migrated, as the template of the next (db/embedded.ts). */
+  keepMigrated?: () => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -28,7 +30,7 @@ function embeddedDirectory(dataDir: string | undefined): string | undefined {
  * PGlite has no lock of its own: two processes on one data directory would both write and one's
  * writes would be lost, so the directory is locked for this process until close (or its exit).
  */
-export async function connectDatabase(config: KernelConfig['database'], logger?: Logger): Promise<Database> {
+export async function connectDatabase(config: KernelConfig['database'], logger?: Logger, options: { migrationKey?: string } = {}): Promise<Database> {
   const schema = config.schema;
   // knex prints connection trouble to the console itself; route it to the structured log instead.
   const log = logger
@@ -42,6 +44,7 @@ export async function connectDatabase(config: KernelConfig['database'], logger?:
   let knex: Knex;
   let kind: Database['kind'];
   let lock: DataDirLock | undefined;
+  let keepMigrated: Database['keepMigrated'];
   if (config.url) {
     kind = 'postgres';
     knex = knexFactory({
@@ -60,10 +63,13 @@ export async function connectDatabase(config: KernelConfig['database'], logger?:
     lock = dir ? lockDataDir(dir) : undefined;
     // Loaded only here: PGlite's half-megabyte of JavaScript is no part of a kernel on PostgreSQL.
     const { default: ClientPgLite } = await import('knex-pglite');
+    // A cluster in a schema of its own is not the one the migrated template was made from.
+    const embedded = await openEmbedded(dir, schema ? undefined : options.migrationKey);
+    keepMigrated = embedded.keepMigrated;
     knex = knexFactory({
       client: ClientPgLite as unknown as typeof knexFactory.Client,
       dialect: 'postgres',
-      connection: { pglite: await openEmbedded(dir) },
+      connection: { pglite: embedded.pglite },
       acquireConnectionTimeout: 60_000,
       ...(log ? { log } : {}),
       ...(schema ? { searchPath: [schema] } : {}),
@@ -83,5 +89,5 @@ export async function connectDatabase(config: KernelConfig['database'], logger?:
     await close().catch(() => undefined);
     throw err;
   }
-  return { knex, kind, close };
+  return { knex, kind, close, ...(keepMigrated ? { keepMigrated } : {}) };
 }

@@ -24,10 +24,9 @@ function causeOf(error: ApiError): string {
  * logged with the request id.
  */
 export function errorBoundary(logger: Logger): Middleware {
-  return async (ctx, next) => {
-    try {
-      await next();
-    } catch (err) {
+  // Not async: the rest of the chain's promise, with the handler for its failure.
+  return (ctx, next) =>
+    next().catch((err: unknown) => {
       const error = toApiError(err);
       if (error.code === 'unavailable') {
         // Expected while a dependency is down (/ready says so too): one line per call, no stack,
@@ -37,7 +36,5 @@ export function errorBoundary(logger: Logger): Middleware {
         logger.error({ err: error.cause ?? err, requestId: ctx.state.requestId }, 'request failed');
       }
       writeError(ctx, error);
-    }
-  };
+    });
 }
-

@@ -23,7 +23,7 @@ function queryObject(ctx: Context): Record<string, unknown> {
 
 function writeReply(ctx: Context, reply: Reply, contentType: string | undefined): void {
   ctx.status = reply.status;
-  for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
+  if (reply.headers) for (const name in reply.headers) ctx.set(name, reply.headers[name] as string);
   if (reply.body !== undefined) {
     ctx.body = reply.body;
     if (contentType) ctx.type = contentType;
@@ -32,7 +32,7 @@ function writeReply(ctx: Context, reply: Reply, contentType: string | undefined)
   }
 }
 
-type RouteHandler = (ctx: Context, params: Record<string, string>) => Promise<void>;
+type RouteHandler = (ctx: Context, params: Record<string, string>, path: string) => Promise<void>;
 
 /** The Koa side of a route: turn the request into a Call, run the pipeline, write the reply. */
 function httpHandler(mounted: MountedRoute, http: KernelConfig['http'], streams?: EventStreams): RouteHandler {
@@ -45,14 +45,14 @@ function httpHandler(mounted: MountedRoute, http: KernelConfig['http'], streams?
   }
   const bodyType = route.decl.body_type ?? (route.schemas.body ? 'json' : 'none');
   const limits = { json: http.body_limit_bytes, binary: http.binary_limit_bytes };
-  return async (ctx, params) => {
+  return async (ctx, params, path) => {
     ctx.state.routeTemplate = route.path;
     const call = newCall({
       route,
       transport: 'http',
       requestId: String(ctx.state.requestId),
       method: ctx.method,
-      path: ctx.path,
+      path,
       params,
       query: queryObject(ctx),
       // Node already lower-cases header names; only Set-Cookie arrives as an array, and no route reads it.
@@ -100,23 +100,26 @@ export function buildRouter(mounted: readonly MountedRoute[], http: KernelConfig
   }
   // What the router really serves (HEAD is Koa's automatic twin of GET), read back from its layers.
   const endpoints = router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: String(layer.path) })));
-  const middleware: Middleware = async (ctx) => {
-    const fast = exact.get(ctx.path)?.get(ctx.method);
-    if (fast) return fast(ctx, {});
-    const match = router.match(ctx.path, ctx.method);
+  // Not async: it hands back the handler's promise itself, and reads the path (which Koa parses
+  // from the URL on each access) once.
+  const middleware: Middleware = (ctx) => {
+    const path = ctx.path;
+    const fast = exact.get(path)?.get(ctx.method);
+    if (fast) return fast(ctx, {}, path);
+    const match = router.match(path, ctx.method);
     const layer = match.pathAndMethod[match.pathAndMethod.length - 1];
     const handler = layer && handlers.get(layer);
     if (layer && handler) {
-      return handler(ctx, layer.params(ctx.path, layer.captures(ctx.path), {}));
+      return handler(ctx, layer.params(path, layer.captures(path), {}), path);
     }
-    if (match.path.length === 0) throw new ApiError('not_found', `No route ${ctx.method} ${ctx.path}.`);
+    if (match.path.length === 0) throw new ApiError('not_found', `No route ${ctx.method} ${path}.`);
     const allowed = new Set(match.path.flatMap((l) => l.methods));
     if (ctx.method === 'OPTIONS') {
       ctx.status = 204;
       ctx.set('Allow', [...allowed].join(', '));
       return;
     }
-    throw new ApiError('method_not_allowed', `${ctx.path} does not accept ${ctx.method}.`, { headers: { Allow: [...allowed].join(', ') } });
+    throw new ApiError('method_not_allowed', `${path} does not accept ${ctx.method}.`, { headers: { Allow: [...allowed].join(', ') } });
   };
   return { middleware, endpoints };
 }

@@ -5,7 +5,8 @@ import { parse as parseQuery } from 'node:querystring';
 import type { Duplex } from 'node:stream';
 import { Router } from '@koa/router';
 import type { Logger } from 'pino';
-import { WebSocketServer } from 'ws';
+import { createRequire } from 'node:module';
+import type { WebSocketServer } from 'ws';
 import { ApiError, toApiError } from '../errors.js';
 import { routerPath } from '../manifest/compile.js';
 import { newCall } from '../pipeline/call.js';
@@ -13,6 +14,8 @@ import { closeSocket, CLOSE_INTERNAL_ERROR, type SocketRegistry } from '../realt
 import type { OriginCheck } from './origin.js';
 import { ACCEPTABLE as ACCEPTABLE_REQUEST_ID } from './request-id.js';
 import type { MountedRoute } from './router.js';
+
+const require = createRequire(import.meta.url);
 
 export type UpgradeListener = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
@@ -73,7 +76,15 @@ export function createUpgradeListener(input: {
   for (const mounted of input.mounted) byLayer.set(router.register(routerPath(mounted.route.path), ['GET'], () => undefined), mounted);
   // clientTracking off: the socket registry is what tracks them. maxPayload makes ws close an
   // oversized message's socket with 1009 before buffering it.
-  const server = new WebSocketServer({ noServer: true, clientTracking: false, maxPayload: input.maxPayloadBytes, perMessageDeflate: false });
+  // `ws` is loaded on the first WebSocket open: most instances never serve one.
+  let wss: WebSocketServer | undefined;
+  const server = (): WebSocketServer => {
+    if (!wss) {
+      const { WebSocketServer: Server } = require('ws') as typeof import('ws');
+      wss = new Server({ noServer: true, clientTracking: false, maxPayload: input.maxPayloadBytes, perMessageDeflate: false });
+    }
+    return wss;
+  };
 
   function match(req: IncomingMessage): { mounted: MountedRoute; params: Record<string, string>; url: URL } | undefined {
     let url: URL;
@@ -125,7 +136,7 @@ export function createUpgradeListener(input: {
       if (!release) throw new ApiError('too_many_requests', 'This subject has as many WebSockets open as it may; close one first.', { headers: { 'Retry-After': '5' } });
       // The slot is held as long as the connection, whatever happens from here on.
       socket.once('close', release);
-      server.handleUpgrade(req, socket, head, (ws) => {
+      server().handleUpgrade(req, socket, head, (ws) => {
         ws.on('error', (err) => logger.debug({ err, requestId }, 'websocket error'));
         ws.once('close', (code) => logger.debug({ requestId, route: route.path, code }, 'websocket closed'));
         sockets.track(ws, principal);

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Attribution, Call, CompiledRoute, Transport } from '../types.js';
+import type { Attribution, Call, CallNotes, CompiledRoute, PageRequest, Principal, Transport } from '../types.js';
 
 const ACTOR_TYPES = new Set(['human', 'service', 'agent']);
 
@@ -34,22 +34,58 @@ export interface NewCall {
   body: unknown;
 }
 
+/**
+ * A call as the transports make it. A class rather than an object literal: V8 gives every
+ * instance one shape, declared up front, where a literal with an accessor cost more to build
+ * than anything else the kernel does for a /health request. The attribution is read from the
+ * headers when something first asks for it (the audit step of a mutating call); most calls,
+ * reads and health checks, never do.
+ */
+class TransportCall implements Call {
+  readonly route: CompiledRoute;
+  readonly transport: Transport;
+  readonly requestId: string;
+  readonly method: string;
+  readonly path: string;
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  readonly headers: Record<string, string | undefined>;
+  body: unknown;
+  readonly receivedAt = new Date();
+  principal?: Principal = undefined;
+  tenantId?: string = undefined;
+  page?: PageRequest = undefined;
+  idempotencyKey?: string = undefined;
+  dryRun = false;
+  db: Knex | Knex.Transaction;
+  resourceId?: string = undefined;
+  readonly notes: CallNotes = {};
+  private attributionRead: Attribution | undefined = undefined;
+
+  constructor(input: NewCall, db: Knex) {
+    this.route = input.route;
+    this.transport = input.transport;
+    this.requestId = input.requestId;
+    this.method = input.method;
+    this.path = input.path;
+    this.params = input.params;
+    this.query = input.query;
+    this.headers = input.headers;
+    this.body = input.body;
+    this.db = db;
+  }
+
+  get attribution(): Attribution {
+    this.attributionRead ??= attributionFrom(this.headers, this.transport);
+    return this.attributionRead;
+  }
+
+  set attribution(value: Attribution) {
+    this.attributionRead = value;
+  }
+}
+
 /** A fresh Call; `db` is the kernel's handle (the transaction step swaps in the call's transaction). */
 export function newCall(input: NewCall, db: Knex): Call {
-  return {
-    route: input.route,
-    transport: input.transport,
-    requestId: input.requestId,
-    method: input.method,
-    path: input.path,
-    params: input.params,
-    query: input.query,
-    headers: input.headers,
-    body: input.body,
-    receivedAt: new Date(),
-    attribution: attributionFrom(input.headers, input.transport),
-    dryRun: false,
-    db,
-    notes: {},
-  };
+  return new TransportCall(input, db);
 }

@@ -21,10 +21,10 @@ export function composeSteps(steps: readonly Step[], handler: Handler): (call: C
 }
 
 /** Builds the applicable steps for a route from the ordered factories. */
-export function buildSteps(route: CompiledRoute, factories: readonly StepFactory[], kernel: KernelServices): Step[] {
+export function buildSteps(route: CompiledRoute, factories: readonly StepFactory[], kernel: KernelServices, handler?: Handler): Step[] {
   const steps: Step[] = [];
   for (const factory of factories) {
-    const step = factory(route, kernel);
+    const step = factory(route, kernel, handler);
     if (step) steps.push(step);
   }
   return steps;

@@ -10,15 +10,36 @@ import { ACCOUNT_ADMIN_ROLE } from './roles.js';
  * admin and account-admin roles, so the admin can also manage tenants. The password is
  * RUNTIME_ADMIN_PASSWORD, else the configured one, else generated and printed once to stderr
  * (never to the log). Runs only when this instance creates the tenant, so several instances
- * starting together, or a restart after the admin was removed, create nothing twice.
+ * starting together, or a restart after the admin was removed, create nothing twice. In two
+ * halves (bootstrapCredential, then createBootstrapAdmin) so the slow one overlaps the boot.
  */
-export async function bootstrapAdmin(db: Knex, deps: IdentityDeps): Promise<void> {
+
+/** The bootstrap account's password and its hash, or null when there is nothing to create. */
+export interface BootstrapCredential {
+  password: string;
+  generated: boolean;
+  hash: string;
+}
+
+/**
+ * The slow half of the bootstrap: whether it is needed and, if so, the password's scrypt hash
+ * (most of a first start's time: hundreds of milliseconds on a worker thread). The plugin starts
+ * it at set-up, so it runs while the rest of the kernel boots, and creates the account at start.
+ */
+export async function bootstrapCredential(db: Knex, deps: IdentityDeps): Promise<BootstrapCredential | null> {
   const plan = deps.settings.bootstrap;
-  if (!plan.enabled) return;
-  if (await db('identity_tenants').where({ id: plan.tenantId }).first('id')) return;
+  if (!plan.enabled) return null;
+  if (await db('identity_tenants').where({ id: plan.tenantId }).first('id')) return null;
   const generated = plan.password === null;
   const password = plan.password ?? randomBytes(18).toString('base64url');
-  const hash = await deps.hashes.run(() => hashPassword(password, deps.settings.scrypt));
+  return { password, generated, hash: await deps.hashes.run(() => hashPassword(password, deps.settings.scrypt)) };
+}
+
+/** The fast half: creates the tenant and the admin with the hash, unless another instance did first. */
+export async function createBootstrapAdmin(db: Knex, deps: IdentityDeps, credential: BootstrapCredential | null): Promise<void> {
+  if (!credential) return;
+  const plan = deps.settings.bootstrap;
+  const { password, generated, hash } = credential;
   const now = deps.clock.now();
   const created = await db.transaction(async (trx) => {
     const tenant = await trx('identity_tenants').insert({ id: plan.tenantId, name: plan.tenantId, created_at: now }).onConflict('id').ignore().returning('id');

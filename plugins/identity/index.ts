@@ -3,7 +3,7 @@ import { apiTokenAuthenticator } from './authenticators/api-token.js';
 import { breakGlassAuthenticator, breakGlassReadAudit } from './authenticators/break-glass.js';
 import { oidcAuthenticator } from './authenticators/oidc.js';
 import { sessionAuthenticator } from './authenticators/session.js';
-import { bootstrapAdmin } from './bootstrap.js';
+import { bootstrapCredential, createBootstrapAdmin, type BootstrapCredential } from './bootstrap.js';
 import { resetPasswordCommand } from './commands/reset-password.js';
 import type { IdentityDeps } from './deps.js';
 import { apiTokenHandlers } from './handlers/api-tokens.js';
@@ -39,6 +39,11 @@ export default createPlugin({
     };
     // The credential chain, in the order of spec §5: session, API token, OIDC JWT, break-glass.
     const authenticators = [sessionAuthenticator(deps), apiTokenAuthenticator(deps), oidcAuthenticator(deps)];
+    // A maintenance command never creates the bootstrap account behind the operator's back.
+    // Otherwise its password is hashed from here on, while the other plugins set up and mount.
+    const bootstrap: Promise<BootstrapCredential | null> | undefined = context.mode === 'maintenance' ? undefined : bootstrapCredential(db, deps);
+    // Observed at start; a boot that fails before then must not report it as unhandled.
+    bootstrap?.catch(() => undefined);
     if (settings.breakGlass) authenticators.push(breakGlassAuthenticator(deps, settings.breakGlass));
     return {
       handlers: {
@@ -56,9 +61,8 @@ export default createPlugin({
         contribute(coreExtensions.steps, { slot: 'authorize', factory: passwordWorkStep(deps) }),
       ],
       async start() {
-        // A maintenance command never creates the bootstrap account behind the operator's back.
-        if (context.mode === 'maintenance') return;
-        await bootstrapAdmin(db, deps);
+        if (!bootstrap) return;
+        await createBootstrapAdmin(db, deps, await bootstrap);
         await warnShadowedRegistrations(db, deps);
       },
     };

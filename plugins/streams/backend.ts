@@ -18,6 +18,12 @@ export interface StreamRef {
   maxMessages: number | null;
 }
 
+/** The codec revision that encoded a message's body (recorded so it can be read with that schema later). */
+export interface CodecWriter {
+  codec: string;
+  revision: number;
+}
+
 /** One message to append, already encoded. */
 export interface NewMessage {
   id: string;
@@ -27,6 +33,8 @@ export interface NewMessage {
   contentType: string;
   body: Buffer;
   replayOf: string | null;
+  /** The codec revision that encoded the body; absent or null for bodies no revisioned codec wrote. */
+  writer?: CodecWriter | null;
 }
 
 /** One stored message. */
@@ -41,6 +49,7 @@ export interface StoredMessage {
   body: Buffer;
   publishedAt: Date;
   replayOf: string | null;
+  writer?: CodecWriter | null;
 }
 
 export interface Appended {
@@ -53,6 +62,8 @@ export interface AppendOptions {
   dryRun: boolean;
   /** The publish's idempotency key, when it has one. */
   dedupKey?: string;
+  /** What `publishAhead` answered for these messages: `append` only records them. */
+  published?: readonly Appended[];
 }
 
 /** A position in a stream: read messages after it, in (partition, offset) order. */
@@ -89,6 +100,13 @@ export interface StreamBackend {
    * `dedupKey`-derived message ids for JetStream's de-duplication; nothing is published on a dry run.
    */
   append(db: Knex.Transaction, stream: StreamRef, messages: readonly NewMessage[], now: Date, options: AppendOptions): Promise<Appended[]>;
+  /**
+   * Backends whose messages live outside the database (nats): publishes messages before the
+   * call's transaction opens, so no database connection is held while the server acknowledges
+   * (on the embedded database that one connection serves every write); `append` then records
+   * them, given the result as `options.published`. postgres has none: its append is the INSERT.
+   */
+  publishAhead?(stream: StreamRef, messages: readonly NewMessage[], now: Date): Promise<Appended[]>;
   read(db: Knex | Knex.Transaction, stream: StreamRef, request: ReadRequest): Promise<StoredMessage[]>;
   /** A message of one of the tenant's streams (never of a deleted one). */
   get(db: Knex | Knex.Transaction, tenantId: string, id: string): Promise<StoredMessage | undefined>;

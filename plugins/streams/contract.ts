@@ -15,11 +15,22 @@ export interface StreamCodec {
   encode(value: unknown): Uint8Array;
   /** The content type of the bytes it makes (`application/avro`, `text/plain`...). */
   contentType: string;
+  /**
+   * The codec revision whose schema `encode` writes with. Each message it writes records it, so
+   * the message can later be read with the schema that wrote it. Absent when the resolver keeps
+   * no revisions (messages then decode with whatever the codec is at the time).
+   */
+  revision?: number;
 }
 
 export interface CodecResolver {
-  /** The tenant's codec by id, or undefined when it has none by that id. */
-  resolve(db: Knex | Knex.Transaction, tenantId: string, codecId: string): Promise<StreamCodec | undefined>;
+  /**
+   * The tenant's codec by id, or undefined when it has none by that id. With `writtenBy` (the
+   * revision recorded on a message), its `decode` reads bytes written under that revision as
+   * values of the current one (schema resolution: a field added since shows its default); a
+   * resolver without revisions, or one that no longer has that revision, may ignore it.
+   */
+  resolve(db: Knex | Knex.Transaction, tenantId: string, codecId: string, writtenBy?: number): Promise<StreamCodec | undefined>;
 }
 
 export const streamCodecs = extensionPoint<CodecResolver>('streams.codecs', { single: true });

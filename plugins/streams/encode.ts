@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ApiError, type ErrorDetail } from '../../kernel/errors.js';
 import { canonicalJson } from '../../kernel/plugin/api.js';
-import type { NewMessage } from './backend.js';
+import type { CodecWriter, NewMessage } from './backend.js';
 import type { StreamCodec } from './contract.js';
 import { messageId } from './ids.js';
 import { partitionFor } from './partition.js';
@@ -36,8 +36,9 @@ function problemOf(err: unknown): string {
  * without one); `body_base64` is decoded strictly and, on a stream with a codec, must decode
  * with it. Every refusal names the message's index.
  */
-export function encodeBatch(input: readonly PublishedMessage[], stream: { partitions: number }, codec: StreamCodec | undefined, limits: Limits): NewMessage[] {
+export function encodeBatch(input: readonly PublishedMessage[], stream: { partitions: number; codec?: string | null }, codec: StreamCodec | undefined, limits: Limits): NewMessage[] {
   let total = 0;
+  const writer = writerOf(stream, codec);
   return input.map((message, index) => {
     let body: Buffer;
     let contentType: string;
@@ -65,8 +66,13 @@ export function encodeBatch(input: readonly PublishedMessage[], stream: { partit
     total += body.length;
     if (total > limits.maxBatchBytes) throw refused('payload_too_large', index, '', `the batch exceeds ${limits.maxBatchBytes} bytes here`);
     const key = message.key ?? null;
-    return { id: messageId(), partition: partitionFor(key, stream.partitions), key, headers: message.headers ?? {}, contentType, body, replayOf: null };
+    return { id: messageId(), partition: partitionFor(key, stream.partitions), key, headers: message.headers ?? {}, contentType, body, replayOf: null, writer };
   });
+}
+
+/** The codec revision a stream's bodies are written (or, sent as bytes, checked) with, when its codec has revisions. */
+function writerOf(stream: { codec?: string | null }, codec: StreamCodec | undefined): CodecWriter | null {
+  return codec && codec.revision !== undefined && stream.codec ? { codec: stream.codec, revision: codec.revision } : null;
 }
 
 function checkDecodes(codec: StreamCodec, body: Buffer, index: number): void {
@@ -78,10 +84,10 @@ function checkDecodes(codec: StreamCodec, body: Buffer, index: number): void {
 }
 
 /** One raw body (application/octet-stream publish), checked like a batch of one. */
-export function encodeRaw(body: Buffer, key: string | null, stream: { partitions: number }, codec: StreamCodec | undefined, limits: Limits): NewMessage[] {
+export function encodeRaw(body: Buffer, key: string | null, stream: { partitions: number; codec?: string | null }, codec: StreamCodec | undefined, limits: Limits): NewMessage[] {
   if (body.length > limits.maxMessageBytes) throw refused('payload_too_large', 0, '', `the body is ${body.length} bytes, more than the limit of ${limits.maxMessageBytes}`);
   if (codec) checkDecodes(codec, body, 0);
-  return [{ id: messageId(), partition: partitionFor(key, stream.partitions), key, headers: {}, contentType: codec ? codec.contentType : 'application/octet-stream', body, replayOf: null }];
+  return [{ id: messageId(), partition: partitionFor(key, stream.partitions), key, headers: {}, contentType: codec ? codec.contentType : 'application/octet-stream', body, replayOf: null, writer: writerOf(stream, codec) }];
 }
 
 /** What "the same publish" means for an idempotency key: the same messages (keys, headers, bodies). */

@@ -2,6 +2,18 @@ import { randomBytes } from 'node:crypto';
 
 let lastMs = 0;
 let sequence = 0;
+/** Random bytes drawn 4 KiB at a time: one call per 512 ids instead of one per id (a batch makes up to 1,000). */
+let pool = Buffer.alloc(0);
+let used = 0;
+
+function random8(): string {
+  if (used + 8 > pool.length) {
+    pool = randomBytes(4096);
+    used = 0;
+  }
+  used += 8;
+  return pool.toString('hex', used - 8, used);
+}
 
 /**
  * A message id that sorts by creation time (`msg_` + 9 base-36 digits of milliseconds + a 2-digit base-36
@@ -14,5 +26,5 @@ export function messageId(now = Date.now()): string {
     lastMs = now;
     sequence = 0;
   }
-  return `msg_${now.toString(36).padStart(9, '0')}${sequence.toString(36).padStart(2, '0')}${randomBytes(8).toString('hex')}`;
+  return `msg_${now.toString(36).padStart(9, '0')}${sequence.toString(36).padStart(2, '0')}${random8()}`;
 }

@@ -2,6 +2,7 @@ import { contribute, coreExtensions, coreServices, createPlugin, fromRoot } from
 import { migrationResources } from '../migration/contract.js';
 import { streamResource } from './migration-resource.js';
 import type { StreamBackend } from './backend.js';
+import { bpmnStreamPublisher } from './bpmn-publisher.js';
 import { componentPublisher } from '../components/contract.js';
 import { streamCodecs } from './contract.js';
 import { messageHandlers } from './handlers/messages.js';
@@ -10,7 +11,7 @@ import { tailHandlers } from './handlers/tail.js';
 import { createStreams } from './migrations/001_streams.js';
 import { createMessageIndex } from './migrations/002_message_index.js';
 import { createReplayIndex } from './migrations/003_replay_index.js';
-import { natsBackend } from './nats-backend.js';
+import { addMessageWriter } from './migrations/004_message_writer.js';
 import { postgresBackend } from './postgres-backend.js';
 import { streamPublisher } from './publisher.js';
 import { retentionJob } from './retention.js';
@@ -29,15 +30,18 @@ export default createPlugin<
 >({
   id: 'streams',
   manifest: fromRoot('manifests', 'streams.json'),
-  migrations: [createStreams, createMessageIndex, createReplayIndex],
+  migrations: [createStreams, createMessageIndex, createReplayIndex, addMessageWriter],
   deps: { db: coreServices.db, clock: coreServices.clock, events: coreServices.events, extensions: coreServices.extensions },
-  setup({ db, clock, events, extensions }, { settings }) {
-    const backend: StreamBackend = settings.backend === 'nats' ? natsBackend(settings.nats.url) : postgresBackend();
+  async setup({ db, clock, events, extensions }, { settings }) {
+    // The NATS client (and its dependencies) is loaded only by an instance configured for it.
+    const backend: StreamBackend = settings.backend === 'nats' ? (await import('./nats-backend.js')).natsBackend(settings.nats.url) : postgresBackend();
     const service = new StreamsService(backend, extensions, events, clock, settings);
     return {
       handlers: { ...streamHandlers(service), ...messageHandlers(service), ...tailHandlers(service, db) },
       offers: [streamCodecs],
       contributions: [
+        // Service tasks of the bpmn plugin append through this publisher (used only when that plugin is enabled).
+        bpmnStreamPublisher(service),
         // Sources of the components plugin append through this publisher (used only when that plugin is enabled).
         contribute(componentPublisher, streamPublisher(service)),
         contribute(coreExtensions.jobs, retentionJob(db, backend, clock, { intervalMs: settings.retention_interval_seconds * 1000, batch: settings.retention_batch })),

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { ApiError } from '../../kernel/errors.js';
 import type { Clock } from '../../kernel/types.js';
 import type { Events, Extensions } from '../../kernel/plugin/api.js';
-import type { Appended, NewMessage, StreamBackend, StreamRef } from './backend.js';
+import type { Appended, NewMessage, StoredMessage, StreamBackend, StreamRef } from './backend.js';
 import { streamCodecs, type StreamCodec } from './contract.js';
 import { batchFingerprint, type Limits } from './encode.js';
 import { PublishStore, StreamStore, type StreamRecord } from './store.js';
@@ -55,6 +55,30 @@ export class StreamsService {
     return resolver.resolve(db, stream.tenant_id, stream.codec);
   }
 
+  /**
+   * What shows messages: each with the codec revision that wrote it, read as that codec's current
+   * revision (schema resolution), or with the stream's codec when no revision was recorded. One
+   * per call (or open tail): each (codec, revision) is resolved once.
+   */
+  decoders(db: Db, tenantId: string): { of(streamCodec: string | null, message: StoredMessage): Promise<StreamCodec | undefined> } {
+    const resolved = new Map<string, Promise<StreamCodec | undefined>>();
+    const resolver = this.extensions.all(streamCodecs)[0];
+    return {
+      of(streamCodec, message) {
+        const writer = message.writer ?? null;
+        const codecId = writer?.codec ?? streamCodec;
+        if (codecId === null || !resolver) return Promise.resolve(undefined);
+        const key = `${codecId}\u0000${writer?.revision ?? ''}`;
+        let codec = resolved.get(key);
+        if (!codec) {
+          codec = resolver.resolve(db, tenantId, codecId, writer?.revision);
+          resolved.set(key, codec);
+        }
+        return codec;
+      },
+    };
+  }
+
   /** Refuses a codec id that cannot be used: no codecs plugin, or no such codec in the tenant. */
   async checkCodec(db: Db, tenantId: string, codec: string): Promise<void> {
     const resolver = this.extensions.all(streamCodecs)[0];
@@ -73,8 +97,13 @@ export class StreamsService {
    * Appends messages in the caller's transaction. With an idempotency key, a publish already made
    * under it answers its stored result (`replayed`), and the same key with other messages is refused.
    */
-  async publish(db: Knex.Transaction, stream: StreamRef, messages: readonly NewMessage[], options: { dryRun: boolean; idempotencyKey?: string | undefined }): Promise<{ appended: Appended[]; replayed: boolean }> {
-    const now = this.clock.now();
+  async publish(
+    db: Knex.Transaction,
+    stream: StreamRef,
+    messages: readonly NewMessage[],
+    options: { dryRun: boolean; idempotencyKey?: string | undefined; ahead?: { at: Date; published: readonly Appended[] } },
+  ): Promise<{ appended: Appended[]; replayed: boolean }> {
+    const now = options.ahead?.at ?? this.clock.now();
     const idempotencyKey = options.idempotencyKey;
     let fingerprint: string | undefined;
     if (idempotencyKey !== undefined) {
@@ -85,7 +114,11 @@ export class StreamsService {
         return { appended: stored.result, replayed: true };
       }
     }
-    const appended = await this.backend.append(db, stream, messages, now, { dryRun: options.dryRun, ...(idempotencyKey !== undefined ? { dedupKey: idempotencyKey } : {}) });
+    const appended = await this.backend.append(db, stream, messages, now, {
+      dryRun: options.dryRun,
+      ...(idempotencyKey !== undefined ? { dedupKey: idempotencyKey } : {}),
+      ...(options.ahead ? { published: options.ahead.published } : {}),
+    });
     if (idempotencyKey !== undefined && fingerprint !== undefined) await new PublishStore(db).save(stream, idempotencyKey, fingerprint, appended, now);
     const event: AppendedEvent = { tenant_id: stream.tenantId, stream_uid: stream.uid, partitions: [...new Set(appended.map((a) => a.partition))] };
     await this.events.publish(APPENDED_TOPIC, event, { db });

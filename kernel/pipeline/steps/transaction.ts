@@ -14,10 +14,11 @@ export type BeforeCommit = (trx: Knex.Transaction, call: Call, reply: Reply, ker
 /**
  * A mutating route's handler runs inside one database transaction; whatever must commit with
  * the effect (its audit record) is written by the `beforeCommit` hooks in the same transaction.
- * A dry run executes everything and then rolls back, skipping the hooks.
+ * A dry run executes everything and then rolls back, skipping the hooks. The handler's
+ * `beforeTransaction` work, when it has some, runs first, outside the transaction.
  */
 export function transactionStep(...beforeCommit: BeforeCommit[]): StepFactory {
-  return (route, kernel) => {
+  return (route, kernel, handler) => {
     // A route that changes nothing itself and records no audit needs no write transaction. The
     // MCP transport is one: it dispatches each tool call into that tool's own pipeline and
     // transaction, and holding one here would pin a pooled connection for the whole call — on
@@ -27,7 +28,9 @@ export function transactionStep(...beforeCommit: BeforeCommit[]): StepFactory {
     // while it works — on the embedded database the only one — and the audit step writes its
     // record after it, as it does for every call that did not commit one.
     if (route.decl.transaction === false) return null;
+    const before = handler?.beforeTransaction;
     return async (call, next) => {
+      if (before && !call.dryRun) await before(call);
       try {
         return await kernel.db.transaction(async (trx) => {
           call.db = trx;

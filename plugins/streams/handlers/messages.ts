@@ -29,6 +29,8 @@ function replayOf(original: StoredMessage, target: StreamRecord): NewMessage {
     contentType: original.contentType,
     body: original.body,
     replayOf: original.id,
+    // The same bytes, so the same writer: the copy reads with the schema that wrote the original.
+    writer: original.writer ?? null,
   };
 }
 
@@ -80,14 +82,12 @@ export function messageHandlers(service: StreamsService): Record<string, Handler
         ...(after !== undefined ? { afterId: after } : {}),
         limit: page.fetch,
       });
-      const codecs = new Map<string, Awaited<ReturnType<typeof service.codecOf>>>();
+      const streamCodecs = new Map<string, string | null>();
+      const decoders = service.decoders(call.db, tenant(call));
       const items = [];
       for (const m of found) {
-        if (!codecs.has(m.stream)) {
-          const record = await new StreamStore(call.db).get(tenant(call), m.stream);
-          codecs.set(m.stream, record ? await service.codecOf(call.db, record.stream) : undefined);
-        }
-        items.push(messageView(m, codecs.get(m.stream)));
+        if (!streamCodecs.has(m.stream)) streamCodecs.set(m.stream, (await new StreamStore(call.db).get(tenant(call), m.stream))?.stream.codec ?? null);
+        items.push(messageView(m, await decoders.of(streamCodecs.get(m.stream) ?? null, m)));
       }
       return { status: 200, body: { items } };
     },
@@ -95,7 +95,7 @@ export function messageHandlers(service: StreamsService): Record<string, Handler
     async getMessage(call) {
       const found = await message(call, String(call.params.id));
       const record = await new StreamStore(call.db).get(tenant(call), found.stream);
-      const codec = record ? await service.codecOf(call.db, record.stream) : undefined;
+      const codec = await service.decoders(call.db, tenant(call)).of(record?.stream.codec ?? null, found);
       const deliveries = (await new DeliveryStore(call.db).ofMessage(tenant(call), found.id)).map(({ outputs: _outputs, ...d }) => d);
       return { status: 200, body: { ...messageView(found, codec), deliveries } };
     },

@@ -2,10 +2,11 @@ import type { Knex } from 'knex';
 import { ApiError } from '../../../kernel/errors.js';
 import { afterKey, pageOf, slugify } from '../../../kernel/plugin/api.js';
 import type { Call, Handler } from '../../../kernel/types.js';
+import type { Appended, NewMessage } from '../backend.js';
 import { encodeBatch, encodeRaw, type PublishedMessage } from '../encode.js';
 import { messageView } from '../render.js';
 import type { StreamsService } from '../service.js';
-import { ConsumerStore, StreamStore, type Retention, type StreamFields } from '../store.js';
+import { ConsumerStore, StreamStore, type Retention, type StreamFields, type StreamRecord } from '../store.js';
 
 interface CreateBody {
   id?: string;
@@ -28,8 +29,64 @@ function headerText(call: Call, name: string): string | undefined {
   return typeof value === 'string' && value.length > 0 ? value : undefined;
 }
 
+/** A publish's messages, encoded for its stream, and (nats, no idempotency key) their JetStream acks. */
+interface Prepared {
+  record: StreamRecord;
+  messages: NewMessage[];
+  key: string | undefined;
+  ahead?: { at: Date; published: Appended[] };
+}
+
 /** GET/POST /streams, GET/PATCH/DELETE /streams/{id}, publish, read, consumers. */
 export function streamHandlers(service: StreamsService): Record<string, Handler> {
+  const prepared = new WeakMap<Call, Prepared>();
+
+  async function encode(call: Call): Promise<Prepared> {
+    const record = await service.stream(call.db, tenant(call), idParam(call));
+    const codec = await service.codecOf(call.db, record.stream);
+    if (Buffer.isBuffer(call.body)) {
+      return { record, messages: encodeRaw(call.body, headerText(call, 'x-message-key') ?? null, record.stream, codec, service.limits), key: headerText(call, 'idempotency-key') };
+    }
+    const body = call.body as PublishBody;
+    return { record, messages: encodeBatch(body.messages, record.stream, codec, service.limits), key: body.idempotency_key ?? headerText(call, 'idempotency-key') };
+  }
+
+  const publishMessages: Handler = Object.assign(
+    async (call: Call) => {
+      let publish = prepared.get(call);
+      if (publish) {
+        // Encoded (and maybe published) before the transaction: the stream must still be that one.
+        const current = await service.stream(call.db, tenant(call), idParam(call));
+        if (current.ref.uid !== publish.record.ref.uid) throw new ApiError('not_found', `No stream "${idParam(call)}".`);
+        publish = { ...publish, record: current };
+      } else publish = await encode(call);
+      const { record, messages, key, ahead } = publish;
+      if (key !== undefined) call.idempotencyKey = key;
+      const { appended, replayed } = await service.publish(call.db as Knex.Transaction, record.ref, messages, { dryRun: call.dryRun, idempotencyKey: key, ...(ahead ? { ahead } : {}) });
+      call.notes.auditDetail = { ...(call.notes.auditDetail ?? {}), messages: appended.length, replayed };
+      return { status: 201, body: { messages: appended }, ...(replayed ? { headers: { 'Idempotent-Replayed': 'true' } } : {}) };
+    },
+    {
+      /**
+       * On nats, publishing waits for JetStream's acks: done here, before the transaction, so the
+       * database connection (the only one on the embedded database) is not held meanwhile; the
+       * transaction then indexes the messages and writes the audit record. A publish with an
+       * idempotency key still publishes in the transaction, after its key is claimed. Messages
+       * whose transaction then fails stay in JetStream unindexed, as when a commit fails.
+       */
+      async beforeTransaction(call: Call) {
+        const backend = service.backend;
+        if (!backend.publishAhead) return;
+        const publish = await encode(call);
+        if (publish.key === undefined) {
+          const at = service.clock.now();
+          publish.ahead = { at, published: await backend.publishAhead(publish.record.ref, publish.messages, at) };
+        }
+        prepared.set(call, publish);
+      },
+    },
+  );
+
   return {
     async listStreams(call) {
       const page = pageOf(call);
@@ -78,24 +135,7 @@ export function streamHandlers(service: StreamsService): Record<string, Handler>
       return { status: 204 };
     },
 
-    async publishMessages(call) {
-      const { stream, ref } = await service.stream(call.db, tenant(call), idParam(call));
-      const codec = await service.codecOf(call.db, stream);
-      let messages;
-      let key: string | undefined;
-      if (Buffer.isBuffer(call.body)) {
-        messages = encodeRaw(call.body, headerText(call, 'x-message-key') ?? null, stream, codec, service.limits);
-        key = headerText(call, 'idempotency-key');
-      } else {
-        const body = call.body as PublishBody;
-        messages = encodeBatch(body.messages, stream, codec, service.limits);
-        key = body.idempotency_key ?? headerText(call, 'idempotency-key');
-      }
-      if (key !== undefined) call.idempotencyKey = key;
-      const { appended, replayed } = await service.publish(call.db as Knex.Transaction, ref, messages, { dryRun: call.dryRun, idempotencyKey: key });
-      call.notes.auditDetail = { ...(call.notes.auditDetail ?? {}), messages: appended.length, replayed };
-      return { status: 201, body: { messages: appended }, ...(replayed ? { headers: { 'Idempotent-Replayed': 'true' } } : {}) };
-    },
+    publishMessages,
 
     async readStreamMessages(call) {
       const { stream, ref } = await service.stream(call.db, tenant(call), idParam(call));
@@ -109,8 +149,10 @@ export function streamHandlers(service: StreamsService): Record<string, Handler>
         ...(after ? { after } : {}),
         limit: page.fetch,
       });
-      const codec = await service.codecOf(call.db, stream);
-      return { status: 200, body: { items: found.map((m) => messageView(m, codec)) } };
+      const decoders = service.decoders(call.db, stream.tenant_id);
+      const items = [];
+      for (const m of found) items.push(messageView(m, await decoders.of(stream.codec, m)));
+      return { status: 200, body: { items } };
     },
 
     async listConsumers(call) {

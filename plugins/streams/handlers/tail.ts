@@ -35,7 +35,7 @@ export function tailHandlers(service: StreamsService, db: Knex): Record<string, 
       const from = typeof call.query.from_offset === 'number' ? call.query.from_offset : undefined;
       const positions = from !== undefined ? Array.from({ length: ref.partitions }, () => from) : await service.backend.ends(db, ref);
       const partitions = only !== undefined ? [only] : positions.map((_, p) => p);
-      const codec = await service.codecOf(db, stream);
+      const decoders = service.decoders(db, tenantId);
       return {
         status: 200,
         async *events(signal: AbortSignal): AsyncGenerator<ServerSentEvent> {
@@ -55,7 +55,7 @@ export function tailHandlers(service: StreamsService, db: Knex): Record<string, 
                 for (const message of found) {
                   positions[partition] = message.offset + 1;
                   sent++;
-                  yield { id: `${message.partition}:${message.offset}`, event: 'message', data: messageView(message, codec) };
+                  yield { id: `${message.partition}:${message.offset}`, event: 'message', data: messageView(message, await decoders.of(stream.codec, message)) };
                 }
               }
               if (sent === 0 && !woken) await sleep(service.settings.tail_poll_ms, signal, wake);

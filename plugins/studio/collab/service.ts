@@ -4,7 +4,7 @@ import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
-import { applyAwarenessUpdate, Awareness, encodeAwarenessUpdate, removeAwarenessStates } from 'y-protocols/awareness';
+import { applyAwarenessUpdate, encodeAwarenessUpdate, removeAwarenessStates } from 'y-protocols/awareness';
 import * as sync from 'y-protocols/sync';
 import * as Y from 'yjs';
 import { ApiError } from '../../../kernel/errors.js';
@@ -15,6 +15,7 @@ import type { FileChanges } from '../handlers.js';
 import { WorkspaceStore } from '../store.js';
 import { applyFiles, docFrom, filesOf } from './doc.js';
 import { message, MESSAGE_AWARENESS, MESSAGE_QUERY_AWARENESS, MESSAGE_SAVE, MESSAGE_SYNC, statusMessage } from './protocol.js';
+import { asBytes, close, type Conn, Room, sameFiles, send } from './room.js';
 import { CollabStore } from './store.js';
 
 /** The kernel event that carries a document's changes to every instance. */
@@ -41,64 +42,16 @@ const FLUSH_MS = 15;
 const RETRY_MS = 1000;
 
 const CLOSE_GONE = 4404;
+const CLOSE_TOO_LARGE = 1009;
+/** Unsaved edit bytes a room takes from its clients, in multiples of max_workspace_bytes. */
+const UNSAVED_FACTOR = 4;
 const CLOSE_MALFORMED = 1007;
 const CLOSE_INTERNAL = 1011;
-
-interface Conn {
-  socket: WebSocket;
-  principal: Principal;
-  canWrite: boolean;
-  /** Awareness client ids this connection set, removed when it leaves. */
-  clients: Set<number>;
-  chain: Promise<void>;
-  toldReadOnly: boolean;
-}
 
 export interface SaveResult {
   revision: number;
   unchanged: boolean;
   by: string | null;
-}
-
-class Room {
-  readonly doc = new Y.Doc();
-  readonly awareness = new Awareness(this.doc);
-  readonly conns = new Map<WebSocket, Conn>();
-  ready!: Promise<boolean>;
-  pending: Uint8Array[] = [];
-  flushing: Promise<void> = Promise.resolve();
-  flushTimer: NodeJS.Timeout | undefined;
-  idleTimer: NodeJS.Timeout | undefined;
-  lingerTimer: NodeJS.Timeout | undefined;
-  /** Edits of this instance's clients since the last save. */
-  dirty = false;
-  lastEditor: Principal | null = null;
-  retired = false;
-
-  constructor(readonly tenantId: string, readonly workspaceId: string) {
-    // The server has no presence of its own.
-    this.awareness.setLocalState(null);
-  }
-}
-
-function send(socket: WebSocket, data: Uint8Array): void {
-  if (socket.readyState === socket.OPEN) socket.send(data, { binary: true });
-}
-
-function close(socket: WebSocket, code: number, reason: string): void {
-  if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) socket.close(code, reason);
-}
-
-function asBytes(data: Buffer | ArrayBuffer | Buffer[]): Uint8Array {
-  if (Array.isArray(data)) return new Uint8Array(Buffer.concat(data));
-  if (data instanceof ArrayBuffer) return new Uint8Array(data);
-  return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-}
-
-function sameFiles(a: FileMap, b: FileMap): boolean {
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && a[k] === b[k]);
 }
 
 /**
@@ -225,6 +178,14 @@ export class Collab implements FileChanges {
           conn.toldReadOnly = true;
           return;
         }
+        // Saves are refused beyond the workspace limits; edits that pile up unsaved are bounded
+        // too (four workspaces' worth), so no client can grow a document without end.
+        if (room.unsavedBytes + update.length > UNSAVED_FACTOR * this.input.limits.max_workspace_bytes) {
+          send(conn.socket, statusMessage({ error: { code: 'payload_too_large', message: 'Too many unsaved edits: save (or shrink the files) first.' } }));
+          close(conn.socket, CLOSE_TOO_LARGE, 'too many unsaved edits');
+          return;
+        }
+        room.unsavedBytes += update.length;
         Y.applyUpdate(room.doc, update, conn);
         return;
       }
@@ -352,6 +313,7 @@ export class Collab implements FileChanges {
       return { revision: saved.revision, unchanged: false, by };
     });
     if (room.pending.length === 0) room.dirty = false;
+    room.unsavedBytes = 0;
     if (!result.unchanged) for (const conn of room.conns.values()) send(conn.socket, statusMessage({ saved: result }));
     return result;
   }

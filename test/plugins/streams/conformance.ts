@@ -145,6 +145,46 @@ export function streamConformance(name: string, target: ConformanceTarget): void
       expect(everything.map((m) => m.partition)).to.deep.equal([...everything.map((m) => m.partition)].sort((a, b) => a - b));
     });
 
+    it('reads pages larger than a few messages across partitions, each message once, in (partition, offset) order', async () => {
+      const stream = await createStream({ partitions: 2 });
+      const sent = await publish(stream, Array.from({ length: 50 }, (_, i) => ({ key: `k${i % 5}`, value: i })));
+      const expected = [...sent].sort((a, b) => a.partition - b.partition || a.offset - b.offset).map((m) => m.id);
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const res = await tk.request('GET', `/streams/${stream}/messages?limit=21${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        expect(res.status, res.text).to.equal(200);
+        expect(res.body.items.length).to.be.at.most(21);
+        seen.push(...res.body.items.map((m: any) => m.id));
+        cursor = res.headers.get('x-next-cursor');
+        pages++;
+      } while (cursor && pages < 10);
+      expect(seen).to.deep.equal(expected);
+      const fromMiddle = sent.filter((m) => m.partition === (sent[0] as { partition: number }).partition);
+      const start = (fromMiddle[3] as { offset: number }).offset;
+      const tail = await tk.request('GET', `/streams/${stream}/messages?partition=${(sent[0] as { partition: number }).partition}&from_offset=${start}&limit=1000`);
+      expect(tail.body.items.map((m: any) => m.id)).to.deep.equal(fromMiddle.slice(3).map((m) => m.id));
+    });
+
+    it('publishes nothing on a dry run, and writes one audit record per publish; a refused batch publishes nothing', async () => {
+      const stream = await createStream();
+      const dry = await tk.request('POST', `/streams/${stream}/messages?dry_run=true`, { body: { messages: [{ value: 'ghost' }] } });
+      expect(dry.status, dry.text).to.equal(200);
+      expect(dry.body.would.status).to.equal(201);
+      const bad = await tk.request('POST', `/streams/${stream}/messages`, { body: { messages: [{ value: 'ok' }, { body_base64: '***' }] } });
+      expect(bad.status).to.equal(400);
+      expect(bad.body.error.details[0].pointer).to.equal('/messages/1/body_base64');
+      expect(await readAll(stream)).to.have.length(0);
+      const res = await tk.request('POST', `/streams/${stream}/messages`, { body: { messages: [{ value: 1 }, { value: 2 }] } });
+      expect(res.status, res.text).to.equal(201);
+      const records = await tk.kernel.database.knex('audit_records').where({ request_id: res.headers.get('x-request-id') });
+      expect(records).to.have.length(1);
+      expect(records[0]).to.include({ operation: 'publishMessages', resource_id: stream, outcome: 'success' });
+      expect((await readAll(stream)).map((m) => m.value)).to.deep.equal([1, 2]);
+      for (const m of res.body.messages) expect((await tk.request('GET', `/messages/${m.id}`)).status).to.equal(200);
+    });
+
     it('publishes idempotently: the same key answers the first result and stores nothing more; other messages under it are refused', async () => {
       const stream = await createStream({ partitions: 3 });
       const batch = [{ key: 'a', value: 1 }, { value: 2 }, { key: 'c', value: 3 }];

@@ -158,6 +158,35 @@ describe('studio collab: Yjs over the collab WebSocket', function () {
   });
 });
 
+describe('studio collab: unsaved edits are bounded', function () {
+  this.timeout(120_000);
+  let tk: TestKernel;
+  let admin: string;
+
+  before(async () => {
+    tk = await startKernel({ plugins: PLUGINS, settings: { studio: { max_workspace_bytes: 3000, collab: { idle_save_ms: 60_000 } } } });
+    admin = await loginAdmin(tk);
+  });
+  after(() => tk?.close());
+
+  it('closes a client (1009) that sends more unsaved edits than four workspaces hold; the others never see them', async () => {
+    expect((await tk.request('POST', '/studio/workspaces', { token: admin, body: { id: 'bounded', name: 'bounded', files: { 'main.js': '' } } })).status).to.equal(201);
+    const flooder = await YClient.join(tk, await studioTicket(tk, admin, 'bounded', 'collab'));
+    const other = await YClient.join(tk, await studioTicket(tk, admin, 'bounded', 'collab'));
+    flooder.ytext('main.js').insert(0, 'ok;');
+    await waitUntil(() => other.text('main.js') === 'ok;', 10_000, 'a small edit');
+    flooder.ytext('main.js').insert(3, 'x'.repeat(13_000));
+    await waitUntil(() => flooder.closedWith !== undefined, 10_000, 'the close');
+    expect(flooder.closedWith?.code).to.equal(1009);
+    expect(flooder.statuses.some((s) => s.error?.code === 'payload_too_large')).to.equal(true);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(other.text('main.js')).to.equal('ok;');
+    await other.close();
+    flooder.destroy();
+    other.destroy();
+  });
+});
+
 describe('studio collab: saving after an idle period', function () {
   this.timeout(120_000);
   let tk: TestKernel;

@@ -1,0 +1,114 @@
+import type { Knex } from 'knex';
+import { ApiError } from '../../../kernel/errors.js';
+import { afterKey, pageOf } from '../../../kernel/plugin/api.js';
+import type { Call, Handler } from '../../../kernel/types.js';
+import type { BpmnService } from '../service.js';
+import { taskIdOf } from '../ids.js';
+import { DefinitionStore, HistoryStore, IncidentStore, InstanceStore, WaitStore, incidentView, instanceView, taskView, type InstanceRow } from '../store.js';
+
+const tenant = (call: Call): string => call.tenantId as string;
+const trx = (call: Call): Knex.Transaction => call.db as Knex.Transaction;
+
+interface StartBody {
+  process_id?: string;
+  key?: string;
+  version?: number;
+  variables?: unknown;
+  business_key?: string;
+}
+
+/** An instance with where it waits, its tasks, history and incidents. */
+export async function fullInstance(db: Knex | Knex.Transaction, row: InstanceRow): Promise<Record<string, unknown>> {
+  const waits = await new WaitStore(db).waitsOf(row.tenant_id, row.id);
+  const activities = [
+    ...waits.tasks.filter((t) => t.state === 'open').map((t) => ({ activity_id: t.activity_id, kind: 'user_task', task_id: t.id })),
+    ...waits.subscriptions.map((s) => ({ activity_id: s.activity_id, kind: s.kind, name: s.name, correlation_key: s.correlation_key })),
+    ...waits.timers.map((t) => ({ activity_id: t.activity_id, kind: 'timer', due_at: new Date(t.due_at).toISOString() })),
+  ];
+  const history = await new HistoryStore(db).of(row.tenant_id, row.id);
+  const incidents = await new IncidentStore(db).list(row.tenant_id, { instance_id: row.id }, undefined, 1000);
+  return { ...instanceView(row), activities, tasks: waits.tasks.map(taskView), history, incidents: incidents.map(incidentView) };
+}
+
+/**
+ * The answer of a call that advanced an instance: where it waits (from the row), its open tasks
+ * and, when it stopped on one, its open incidents. GET /bpmn/instances/{id} adds the history.
+ */
+export async function advancedInstance(db: Knex | Knex.Transaction, row: InstanceRow): Promise<Record<string, unknown>> {
+  const activities = row.waiting.map((w) => {
+    if (w.kind === 'task') return { activity_id: w.activityId, kind: 'user_task', task_id: taskIdOf(row.id, w.executionId) };
+    if (w.kind === 'timer') return { activity_id: w.activityId, kind: 'timer', due_at: new Date(w.dueAt).toISOString() };
+    return { activity_id: w.activityId, kind: w.kind, name: w.name, correlation_key: w.correlationKey ?? null };
+  });
+  const tasks = row.waiting.flatMap((w) => (w.kind === 'task' ? [{ id: taskIdOf(row.id, w.executionId), tenant_id: row.tenant_id, instance_id: row.id, activity_id: w.activityId, name: w.name, state: 'open', assignee: null, created_at: w.createdAt ?? null, completed_at: null }] : []));
+  const incidents = row.state === 'incident' ? await new IncidentStore(db).list(row.tenant_id, { instance_id: row.id, state: 'open' }, undefined, 1000) : [];
+  return { ...instanceView(row), activities, tasks, incidents: incidents.map(incidentView) };
+}
+
+/** POST/GET /bpmn/instances, GET /bpmn/instances/{id}, cancel, replay. */
+export function instanceHandlers(service: BpmnService): Record<string, Handler> {
+  return {
+    async startBpmnInstance(call) {
+      const body = call.body as StartBody;
+      const variables = service.checkVariables(body.variables);
+      const key = body.key ?? (await new DefinitionStore(call.db).keyOf(tenant(call), String(body.process_id), body.version))?.key;
+      const definition = key !== undefined ? await service.definition(call.db, tenant(call), key).catch((err: unknown) => {
+        if (err instanceof ApiError && err.code === 'not_found') return undefined;
+        throw err;
+      }) : undefined;
+      if (!definition) throw new ApiError('not_found', body.key !== undefined ? `No definition "${body.key}".` : `No process "${body.process_id}"${body.version !== undefined ? ` version ${body.version}` : ''}.`);
+      if (body.key !== undefined && body.version !== undefined && body.version !== definition.version) throw new ApiError('not_found', `Definition "${body.key}" is version ${definition.version}, not ${body.version}.`);
+      const row = await service.start(trx(call), tenant(call), definition, { variables, businessKey: body.business_key ?? null });
+      call.resourceId = row.id;
+      return { status: 201, body: await advancedInstance(call.db, row), headers: { Location: `/bpmn/instances/${row.id}` } };
+    },
+
+    async listBpmnInstances(call) {
+      const page = pageOf(call);
+      const filters: { state?: string; process_id?: string; business_key?: string } = {};
+      for (const name of ['state', 'process_id', 'business_key'] as const) if (typeof call.query[name] === 'string') filters[name] = call.query[name] as string;
+      const rows = await new InstanceStore(call.db).list(tenant(call), filters, afterKey(page), page.fetch);
+      return { status: 200, body: { items: rows.map(instanceView) } };
+    },
+
+    async getBpmnInstance(call) {
+      const row = await new InstanceStore(call.db).get(tenant(call), String(call.params.id));
+      if (!row) throw new ApiError('not_found', `No instance "${String(call.params.id)}".`);
+      return { status: 200, body: await fullInstance(call.db, row) };
+    },
+
+    async cancelBpmnInstance(call) {
+      const row = await service.lockInstance(trx(call), tenant(call), String(call.params.id));
+      if (row.state === 'completed' || row.state === 'cancelled') throw new ApiError('conflict', `Instance ${row.id} is already ${row.state}.`);
+      const now = service.clock.now();
+      await new WaitStore(call.db).clear(row.tenant_id, row.id, now, 'cancelled');
+      await new IncidentStore(call.db).resolveOpen(row.tenant_id, row.id, now);
+      await new InstanceStore(call.db).save(row.tenant_id, row.id, { state: 'cancelled', waiting: [], revision: row.revision + 1, updated_at: now, ended_at: now });
+      service.forget(row.id);
+      service.log(row.tenant_id, 'info', `Instance ${row.id} cancelled.`, { instance: row.id });
+      return { status: 200, body: await fullInstance(call.db, { ...row, state: 'cancelled', waiting: [], revision: row.revision + 1, updated_at: now, ended_at: now }) };
+    },
+
+    async replayBpmnInstance(call) {
+      const original = await new InstanceStore(call.db).get(tenant(call), String(call.params.id));
+      if (!original) throw new ApiError('not_found', `No instance "${String(call.params.id)}".`);
+      const definition = await service.definition(call.db, original.tenant_id, original.definition_key);
+      const from = (call.body as { from_activity?: string }).from_activity;
+      const history = new HistoryStore(call.db);
+      let row: InstanceRow;
+      if (from === undefined) {
+        const first = await history.variablesAt(original.tenant_id, original.id, (await history.of(original.tenant_id, original.id))[0]?.activity_id as string ?? '');
+        row = await service.start(trx(call), original.tenant_id, definition, { variables: first ?? {}, businessKey: original.business_key, replayOf: original.id });
+      } else {
+        const detail = { details: [{ in: 'body', pointer: '/from_activity', message: 'names no activity this instance waited at' }] };
+        if (!definition.meta.activities.includes(from)) throw new ApiError('validation_error', `Process ${definition.process_id} has no activity "${from}".`, detail);
+        const snapshot = await history.firstWaitingAt(original.tenant_id, original.id, from);
+        if (!snapshot) throw new ApiError('validation_error', `Instance ${original.id} never waited at "${from}"; a replay starts at the start or at an activity the instance waited at.`, detail);
+        row = await service.start(trx(call), original.tenant_id, definition, { variables: snapshot.variables, businessKey: original.business_key, replayOf: original.id, replayFrom: from, engineState: snapshot.engine_state });
+      }
+      call.resourceId = original.id;
+      call.notes.auditDetail = { ...(call.notes.auditDetail ?? {}), new_instance: row.id };
+      return { status: 201, body: await fullInstance(call.db, row), headers: { Location: `/bpmn/instances/${row.id}` } };
+    },
+  };
+}

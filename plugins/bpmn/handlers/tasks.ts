@@ -1,0 +1,94 @@
+import type { Knex } from 'knex';
+import { ApiError } from '../../../kernel/errors.js';
+import { afterKey, pageOf } from '../../../kernel/plugin/api.js';
+import type { Call, Handler } from '../../../kernel/types.js';
+import type { BpmnService } from '../service.js';
+import { IncidentStore, WaitStore, incidentView, taskView } from '../store.js';
+import { advancedInstance, fullInstance } from './instances.js';
+
+const tenant = (call: Call): string => call.tenantId as string;
+const trx = (call: Call): Knex.Transaction => call.db as Knex.Transaction;
+
+/** User tasks, messages, signals and incidents: the inputs that move waiting instances on. */
+export function taskHandlers(service: BpmnService): Record<string, Handler> {
+  /** Delivers a message or signal to each subscribed instance (locked in id order, so two deliveries never deadlock). */
+  async function deliver(call: Call, kind: 'message' | 'signal', name: string, correlationKey: string | undefined, variables: Record<string, unknown>): Promise<string[]> {
+    const waits = new WaitStore(call.db);
+    const subscribers = await waits.subscribers(tenant(call), kind, name, correlationKey);
+    const instances = [...new Set(subscribers.map((s) => s.instance_id))].sort();
+    const delivered: string[] = [];
+    for (const id of instances) {
+      let row = await service.lockInstance(trx(call), tenant(call), id);
+      // Read again under the lock: another delivery may have moved the instance on meanwhile.
+      const current = (await waits.subscribers(tenant(call), kind, name, correlationKey)).filter((s) => s.instance_id === id);
+      if (current.length === 0 || row.state !== 'active') continue;
+      for (const ref of [...new Set(current.map((s) => s.ref))]) {
+        if (row.state !== 'active') break;
+        row = await service.advance(trx(call), row, { kind: 'signal', ref, variables });
+      }
+      delivered.push(id);
+    }
+    return delivered;
+  }
+
+  return {
+    async listBpmnTasks(call) {
+      const page = pageOf(call);
+      const filters: { state?: string; assignee?: string; instance_id?: string } = {};
+      for (const name of ['state', 'assignee', 'instance_id'] as const) if (typeof call.query[name] === 'string') filters[name] = call.query[name] as string;
+      const rows = await new WaitStore(call.db).tasks(tenant(call), filters, afterKey(page), page.fetch);
+      return { status: 200, body: { items: rows.map(taskView) } };
+    },
+
+    async completeBpmnTask(call) {
+      const variables = service.checkVariables((call.body as { variables?: unknown }).variables);
+      const waits = new WaitStore(call.db);
+      const task = await waits.task(tenant(call), String(call.params.id), { forUpdate: true });
+      if (!task) throw new ApiError('not_found', `No task "${String(call.params.id)}".`);
+      if (task.state !== 'open') throw new ApiError('conflict', `Task ${task.id} is already ${task.state}.`);
+      const row = await service.lockInstance(trx(call), tenant(call), task.instance_id);
+      if (row.state !== 'active') throw new ApiError('conflict', `Instance ${row.id} is ${row.state}; its tasks cannot be completed now.`);
+      const saved = await service.advance(trx(call), row, { kind: 'signal', ref: task.activity_id, executionId: task.execution_id, variables }, { completedTask: { executionId: task.execution_id, variables } });
+      // The advance closes the task as completed. When it fails (an incident), the instance keeps its
+      // previous state and the task stays open, to be completed again once the incident is resolved.
+      return { status: 200, body: await advancedInstance(call.db, saved) };
+    },
+
+    async correlateBpmnMessage(call) {
+      const body = call.body as { name: string; correlation_key?: string; variables?: unknown };
+      const variables = service.checkVariables(body.variables);
+      const delivered = await deliver(call, 'message', body.name, body.correlation_key, variables);
+      if (delivered.length === 0) throw new ApiError('not_found', `No instance waits for message "${body.name}"${body.correlation_key !== undefined ? ` with correlation key "${body.correlation_key}"` : ''}.`);
+      call.notes.auditDetail = { ...(call.notes.auditDetail ?? {}), instances: delivered };
+      return { status: 200, body: { correlated: delivered.length, instances: delivered } };
+    },
+
+    async broadcastBpmnSignal(call) {
+      const body = call.body as { name: string; variables?: unknown };
+      const variables = service.checkVariables(body.variables);
+      const delivered = await deliver(call, 'signal', body.name, undefined, variables);
+      call.notes.auditDetail = { ...(call.notes.auditDetail ?? {}), instances: delivered };
+      return { status: 200, body: { correlated: delivered.length, instances: delivered } };
+    },
+
+    async listBpmnIncidents(call) {
+      const page = pageOf(call);
+      const filters: { state?: string; instance_id?: string } = {};
+      for (const name of ['state', 'instance_id'] as const) if (typeof call.query[name] === 'string') filters[name] = call.query[name] as string;
+      const rows = await new IncidentStore(call.db).list(tenant(call), filters, afterKey(page), page.fetch);
+      return { status: 200, body: { items: rows.map(incidentView) } };
+    },
+
+    async resolveBpmnIncident(call) {
+      const incidents = new IncidentStore(call.db);
+      const incident = await incidents.get(tenant(call), String(call.params.id), { forUpdate: true });
+      if (!incident) throw new ApiError('not_found', `No incident "${String(call.params.id)}".`);
+      if (incident.state !== 'open') throw new ApiError('conflict', `Incident ${incident.id} is already resolved.`);
+      const row = await service.lockInstance(trx(call), tenant(call), incident.instance_id);
+      await incidents.resolveOpen(row.tenant_id, row.id, service.clock.now());
+      service.log(row.tenant_id, 'info', `Incident ${incident.id} resolved; instance ${row.id} retries.`, { instance: row.id, incident: incident.id });
+      const saved = await service.advance(trx(call), { ...row, state: 'active' }, row.state_revision !== null ? { kind: 'resume' } : { kind: 'start' });
+      return { status: 200, body: await fullInstance(call.db, saved) };
+    },
+  };
+}

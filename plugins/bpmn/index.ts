@@ -1,0 +1,32 @@
+import { contribute, coreExtensions, coreServices, createPlugin, fromRoot } from '../../kernel/plugin/api.js';
+import { bpmnPublishers } from './contract.js';
+import { definitionHandlers } from './handlers/definitions.js';
+import { instanceHandlers } from './handlers/instances.js';
+import { taskHandlers } from './handlers/tasks.js';
+import { createBpmn } from './migrations/001_bpmn.js';
+import { BpmnService, type BpmnSettings } from './service.js';
+import { timerJob } from './workers.js';
+
+/**
+ * BPMN 2.0 processes run by bpmn-engine, made durable: definitions versioned per process,
+ * instances whose engine state is saved at every advance and resumed by whichever kernel moves
+ * them next (a row lock is the lease), timers as due rows, script tasks in the sandbox and
+ * service tasks through `bpmn.publishers` (the streams plugin contributes `stream:`).
+ */
+export default createPlugin<
+  { db: typeof coreServices.db; clock: typeof coreServices.clock; logs: typeof coreServices.logs; extensions: typeof coreServices.extensions; sandbox: typeof coreServices.sandbox },
+  BpmnSettings
+>({
+  id: 'bpmn',
+  manifest: fromRoot('manifests', 'bpmn.json'),
+  migrations: [createBpmn],
+  deps: { db: coreServices.db, clock: coreServices.clock, logs: coreServices.logs, extensions: coreServices.extensions, sandbox: coreServices.sandbox },
+  setup({ db, clock, logs, extensions, sandbox }, { settings }) {
+    const service = new BpmnService(clock, logs, { sandbox: () => sandbox, publishers: () => extensions.all(bpmnPublishers) }, settings);
+    return {
+      handlers: { ...definitionHandlers(service), ...instanceHandlers(service), ...taskHandlers(service) },
+      offers: [bpmnPublishers],
+      contributions: [contribute(coreExtensions.jobs, timerJob(db, service, { intervalMs: settings.timer_interval_ms, batch: settings.timer_batch }))],
+    };
+  },
+});
