@@ -30,13 +30,13 @@ async function until<T>(what: string, probe: () => Promise<T | undefined> | T | 
   }
 }
 
-describe('alerts: the workflows plugin\'s error_rate signal, notified through a sink component', function () {
+describe('alerts: the workflows plugin\'s error_rate and the BPMN plugin\'s incidents signals, notified through a sink component', function () {
   this.timeout(120_000);
   let tk: TestKernel;
   const db = () => tk.kernel.database.knex;
 
   before(async () => {
-    tk = await startKernel({ plugins: ['system', 'audit', 'logs', 'components', 'codecs', 'streams', 'workflows', 'alerts'], auth: { mode: 'none' }, log: { level: 'error' }, settings: { alerts: { evaluation_interval_ms: 200 } } }, { plugins: [capturePlugin] });
+    tk = await startKernel({ plugins: ['system', 'audit', 'logs', 'components', 'codecs', 'streams', 'workflows', 'bpmn', 'alerts'], auth: { mode: 'none' }, log: { level: 'error' }, settings: { alerts: { evaluation_interval_ms: 200 } } }, { plugins: [capturePlugin] });
   });
   after(() => tk?.close());
 
@@ -80,5 +80,19 @@ describe('alerts: the workflows plugin\'s error_rate signal, notified through a 
     expect(captured.map((c) => (c.message.value as any).status)).to.deep.equal(['firing', 'resolved']);
     const sent = await db()('alerts_notifications').where({ tenant_id: 'default' }).select('url', 'status', 'sent_at', 'error');
     expect(sent.map((n: any) => [n.url, n.status, n.error])).to.have.deep.members([['component:pager', 'firing', null], ['component:pager', 'resolved', null]]);
+  });
+
+  it('fires on open BPMN incidents per process (the bpmn plugin\'s incidents signal), nothing of another tenant', async () => {
+    const rule = await tk.request('POST', '/alerts/rules', { body: { id: 'incidents', name: 'OpenIncidents', signal: 'incidents', op: '>', threshold: 0, for_seconds: 0, notify: [{ component: 'pager' }] } });
+    expect(rule.status, rule.text).to.equal(201);
+    const now = new Date();
+    const instance = (tenant: string, id: string, process: string) => ({ tenant_id: tenant, id, definition_key: process, process_id: process, version: 1, state: 'failed', variables: '{}', waiting: '[]', revision: 1, created_at: now, updated_at: now });
+    await db()('bpmn_instances').insert([instance('default', 'i1', 'billing'), instance('default', 'i2', 'billing'), instance('elsewhere', 'i3', 'billing')]);
+    const incident = (tenant: string, id: string, instanceId: string, state = 'open') => ({ tenant_id: tenant, id, instance_id: instanceId, message: 'boom', state, created_at: now });
+    await db()('bpmn_incidents').insert([incident('default', 'x1', 'i1'), incident('default', 'x2', 'i2'), incident('default', 'x3', 'i2', 'resolved'), incident('elsewhere', 'x4', 'i3')]);
+    const fired = await until('incidents firing delivered', () => captured.find((c) => (c.message.value as any)?.alerts?.[0]?.labels?.alertname === 'OpenIncidents'));
+    expect((fired.message.value as any).alerts[0].labels).to.include({ process: 'billing', tenant_id: 'default' });
+    const alerts = await tk.request('GET', '/alerts?rule=incidents');
+    expect(alerts.body.items.map((a: any) => [a.state, a.value])).to.deep.equal([['firing', 2]]);
   });
 });
