@@ -3,8 +3,6 @@ import { pairedLatency, ratio, startTarget } from './harness.js';
 import type { BenchContext, Scenario } from './scenarios.js';
 
 const SAMPLES = 100;
-/** The 24h window reads a day of deliveries (tens of thousands for the big tenant): a few samples show its cost. */
-const DAY_SAMPLES = 10;
 /** Messages spread over the last 30 days, as a long-running deployment has them. */
 const SPAN_SECONDS = 30 * 86_400;
 
@@ -36,13 +34,24 @@ async function seedTenant(knex: knexFactory.Knex, tenant: string, messages: numb
      SELECT ?, ?, 'wf-' || w, p.partition, greatest(p.next_offset - 10, 0), now() FROM generate_series(0, ?::int - 1) w CROSS JOIN streams_partitions p WHERE p.tenant_id = ? AND p.stream_uid = ?`,
     [tenant, uid, workflows, tenant, uid],
   );
+  // The workflows plugin's hourly counters, as its worker would have added them batch by batch
+  // (every latency is 40 ms: the 25–50 ms bin, the 4th).
+  await knex.raw(
+    `INSERT INTO workflows_hourly (tenant_id, hour, workflow_id, messages_in, attempts, processed, errors, dead, latency_hist)
+     SELECT ?, date_trunc('hour', d.at), d.workflow, count(*), count(*),
+            count(*) FILTER (WHERE d.status = 'processed'), count(*) FILTER (WHERE d.status = 'dead'), count(*) FILTER (WHERE d.status = 'dead'),
+            array[0, 0, 0, count(*) FILTER (WHERE d.status = 'processed'), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]::integer[]
+       FROM streams_deliveries d WHERE d.tenant_id = ? GROUP BY 2, 3`,
+    [tenant, tenant],
+  );
   await knex.raw(`INSERT INTO components (tenant_id, id, name, state, created_at, updated_at) SELECT ?, 'c-' || g, 'c-' || g, CASE WHEN g % 10 = 0 THEN 'failed' ELSE 'running' END, now(), now() FROM generate_series(1, 50) g`, [tenant]);
 }
 
 /**
  * GET /dashboard for a tenant with 1,000,000 messages and 100 workflows against a tenant with
- * 1,000 messages (10 workflows), both in the same database, alternating requests in the same run.
- * Median latency; the dashboard passes when the big tenant is at most 2× the small one.
+ * 1,000 messages (10 workflows), both in the same database, alternating requests in the same run,
+ * for each window. Median latency; the dashboard passes when the big tenant is at most 2× the small
+ * one in every window.
  */
 export const opsScenario: Scenario = {
   name: 'ops',
@@ -50,7 +59,7 @@ export const opsScenario: Scenario = {
   async run(context: BenchContext) {
     const database = context.database as { url?: string; schema?: string };
     if (!database.url || !database.schema) return { skipped: 'needs DATABASE_URL (seeds a million rows with generate_series on PostgreSQL)' };
-    const env = { BENCH_OVERRIDES: JSON.stringify({ plugins: ['system', 'audit', 'components', 'streams', 'alerts', 'dashboard'], auth: { mode: 'none' }, log: { level: 'warn' }, database, settings: { alerts: { evaluation_interval_ms: 3_600_000 } } }) };
+    const env = { BENCH_OVERRIDES: JSON.stringify({ plugins: ['system', 'audit', 'logs', 'components', 'codecs', 'streams', 'workflows', 'alerts', 'dashboard'], auth: { mode: 'none' }, log: { level: 'warn' }, database, settings: { alerts: { evaluation_interval_ms: 3_600_000 } } }) };
     const target = await startTarget('kernel', env);
     const knex = knexFactory({ client: 'pg', connection: database.url, searchPath: [database.schema], pool: { min: 0, max: 2 } });
     try {
@@ -60,28 +69,15 @@ export const opsScenario: Scenario = {
       await knex.raw('ANALYZE');
       const seedSeconds = Math.round((Date.now() - seeding) / 100) / 10;
       const figures: Record<string, unknown> = { seed_seconds: seedSeconds };
-      for (const window of ['1h', '5m']) {
+      // 24h reads the workflows plugin's hourly counters (bounded rows), 5m and 1h the deliveries in the window.
+      for (const window of ['24h', '1h', '5m']) {
         const { a: big, b: small } = await pairedLatency(target.url, { path: `/dashboard?tenant_id=big&window=${window}` }, { path: `/dashboard?tenant_id=small&window=${window}` }, SAMPLES);
         figures[`window_${window}_big_ms`] = big;
         figures[`window_${window}_small_ms`] = small;
         figures[`window_${window}_ratio`] = ratio(big, small);
       }
-      const day = async (tenant: string): Promise<number> => {
-        const samples: number[] = [];
-        for (let i = 0; i < DAY_SAMPLES; i++) {
-          const started = process.hrtime.bigint();
-          const res = await fetch(`${target.url}/dashboard?tenant_id=${tenant}&window=24h`);
-          await res.arrayBuffer();
-          samples.push(Number(process.hrtime.bigint() - started) / 1e6);
-        }
-        samples.sort((p, q) => p - q);
-        return Math.round((samples[Math.floor(samples.length / 2)] as number) * 1000) / 1000;
-      };
-      figures.window_24h_big_ms = await day('big');
-      figures.window_24h_small_ms = await day('small');
-      figures.window_24h_ratio = ratio(figures.window_24h_big_ms as number, figures.window_24h_small_ms as number);
-      figures.ratio = figures.window_1h_ratio;
-      figures.pass = (figures.window_1h_ratio as number) <= 2;
+      figures.ratio = Math.max(...['24h', '1h', '5m'].map((w) => figures[`window_${w}_ratio`] as number));
+      figures.pass = (figures.ratio as number) <= 2;
       return figures;
     } finally {
       await knex.destroy();

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
+import { COMPONENT_TARGET, type ComponentNotifier } from './component-sink.js';
 import { assertPublicTarget } from './outbound-guard.js';
 
 export interface DeliveryOptions {
@@ -7,6 +8,8 @@ export interface DeliveryOptions {
   timeoutMs: number;
   maxAttempts: number;
   now: () => Date;
+  /** Sends to `component:<id>` targets through the component's deliver(). */
+  components: ComponentNotifier;
 }
 
 /**
@@ -15,12 +18,15 @@ export interface DeliveryOptions {
  * instance holding the evaluation lease, so one instance sends each notification.
  */
 export async function deliverDue(db: Knex, signal: AbortSignal, options: DeliveryOptions, logger: Logger): Promise<number> {
-  const due = (await db('alerts_notifications').whereNull('sent_at').andWhere('next_at', '<=', options.now()).orderBy('seq').limit(100)) as Array<{ seq: string; url: string; payload: unknown; attempts: number }>;
+  const due = (await db('alerts_notifications').whereNull('sent_at').andWhere('next_at', '<=', options.now()).orderBy('seq').limit(100)) as Array<{ seq: string; tenant_id: string; url: string; payload: unknown; attempts: number }>;
   let sent = 0;
   for (const n of due) {
     if (signal.aborted) break;
     let error: string | undefined;
     try {
+      if (n.url.startsWith(COMPONENT_TARGET)) {
+        await options.components.deliver(db, n.tenant_id, n.url, String(n.seq), n.payload, AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)]));
+      } else {
       await assertPublicTarget(n.url, options.allowPrivate);
       const res = await fetch(n.url, {
         method: 'POST',
@@ -31,6 +37,7 @@ export async function deliverDue(db: Knex, signal: AbortSignal, options: Deliver
       });
       await res.arrayBuffer().catch(() => undefined);
       if (res.status < 200 || res.status >= 300) error = `the receiver answered ${res.status}`;
+      }
     } catch (err) {
       error = (err as Error).message;
     }

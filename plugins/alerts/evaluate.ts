@@ -1,3 +1,4 @@
+import { COMPONENT_TARGET } from './component-sink.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { canonicalJson, type Lease, type Leases } from '../../kernel/plugin/api.js';
@@ -46,7 +47,7 @@ async function enqueue(trx: Knex.Transaction, rule: Rule, alert: { id: string; s
   const body = alertmanagerBody({ ...alert, annotations: rule.annotations }, `${rule.tenant_id}/${rule.id}`, deps.externalUrl);
   for (const target of rule.notify) {
     await trx('alerts_notifications')
-      .insert({ tenant_id: rule.tenant_id, alert_id: alert.id, status: alert.status, url: target.webhook_url, payload: JSON.stringify(body), next_at: now })
+      .insert({ tenant_id: rule.tenant_id, alert_id: alert.id, status: alert.status, url: target.component !== undefined ? `${COMPONENT_TARGET}${target.component}` : target.webhook_url, payload: JSON.stringify(body), next_at: now })
       .onConflict(['tenant_id', 'alert_id', 'status', 'url'])
       .ignore();
   }

@@ -3,6 +3,7 @@ import { ApiError } from '../../kernel/errors.js';
 import { afterKey, isUniqueViolation, pageOf, slugify } from '../../kernel/plugin/api.js';
 import type { Call, Clock, Handler } from '../../kernel/types.js';
 import type { AlertSignal } from './contract.js';
+import type { ComponentNotifier } from './component-sink.js';
 import { checkRule, RuleStore, type RuleBody } from './rules.js';
 
 function tenant(call: Call): string {
@@ -22,7 +23,7 @@ function silenceView(row: Record<string, unknown>): Record<string, unknown> {
   return { id: row.id, matchers: row.matchers, starts_at: iso(row.starts_at), ends_at: iso(row.ends_at), comment: row.comment, created_by: row.created_by ?? null, created_at: iso(row.created_at) };
 }
 
-export function alertHandlers(signals: () => ReadonlyMap<string, AlertSignal>, clock: Clock, allowPrivate: boolean): Record<string, Handler> {
+export function alertHandlers(signals: () => ReadonlyMap<string, AlertSignal>, clock: Clock, allowPrivate: boolean, notifier: ComponentNotifier): Record<string, Handler> {
   async function ruleOf(call: Call, forUpdate = false) {
     const rule = await new RuleStore(call.db).get(tenant(call), String(call.params.id), forUpdate);
     if (!rule) throw new ApiError('not_found', `No alert rule "${String(call.params.id)}".`);
@@ -48,6 +49,7 @@ export function alertHandlers(signals: () => ReadonlyMap<string, AlertSignal>, c
     async createAlertRule(call) {
       const body = call.body as RuleBody & { id?: string };
       checkRule(body, signals(), allowPrivate);
+      await notifier.check(call.db, tenant(call), body.notify ?? []);
       const id = body.id ?? slugify(body.name);
       if (!id) throw new ApiError('validation_error', 'The name yields an empty id; send an id.', { details: [{ in: 'body', pointer: '/name', message: 'has no letters or digits to derive an id from' }] });
       call.resourceId = id;
@@ -68,6 +70,7 @@ export function alertHandlers(signals: () => ReadonlyMap<string, AlertSignal>, c
       const current = await ruleOf(call, true);
       const body = call.body as RuleBody;
       checkRule(body, signals(), allowPrivate);
+      await notifier.check(call.db, tenant(call), body.notify ?? []);
       return { status: 200, body: await new RuleStore(call.db).replace(current, body, clock.now()) };
     },
 

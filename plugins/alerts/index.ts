@@ -3,6 +3,8 @@ import { dashboardSections } from '../dashboard/contract.js';
 import { alertSignals, type AlertSignal } from './contract.js';
 import { alertsSection } from './dashboard-section.js';
 import { deliverDue } from './deliver.js';
+import { ComponentNotifier } from './component-sink.js';
+import { componentDirectoryReceivers, componentTypes } from '../components/contract.js';
 import { evaluateAll } from './evaluate.js';
 import { alertHandlers } from './handlers.js';
 import { alertGauge } from './metrics.js';
@@ -39,19 +41,20 @@ export default createPlugin<
     const enabled = new Set(config.plugins.filter((p): p is string => typeof p === 'string'));
     const own: AlertSignal[] = [...(enabled.has('streams') ? STREAM_SIGNALS : []), ...(enabled.has('components') ? [componentFailed] : [])];
     const signals = () => new Map(extensions.all(alertSignals).map((s) => [s.name, s]));
+    const notifier = new ComponentNotifier(() => extensions.all(componentTypes));
     alertGauge(metrics, db);
     const evaluation = {
       name: 'alerts.evaluate',
       intervalMs: settings.evaluation_interval_ms,
       async run({ lease, signal }: { lease: import('../../kernel/plugin/api.js').Lease; signal: AbortSignal }) {
         await evaluateAll(lease, signal, { db, leases: jobs.leases, signals, now: () => clock.now(), externalUrl: settings.external_url });
-        await deliverDue(db, signal, { allowPrivate: settings.allow_private_webhooks, timeoutMs: settings.webhook_timeout_ms, maxAttempts: settings.max_attempts, now: () => clock.now() }, logger);
+        await deliverDue(db, signal, { allowPrivate: settings.allow_private_webhooks, timeoutMs: settings.webhook_timeout_ms, maxAttempts: settings.max_attempts, now: () => clock.now(), components: notifier }, logger);
       },
     };
     return {
-      handlers: alertHandlers(signals, clock, settings.allow_private_webhooks),
+      handlers: alertHandlers(signals, clock, settings.allow_private_webhooks, notifier),
       offers: [alertSignals],
-      contributions: [...own.map((s) => contribute(alertSignals, s)), contribute(coreExtensions.jobs, evaluation), contribute(dashboardSections, alertsSection)],
+      contributions: [...own.map((s) => contribute(alertSignals, s)), contribute(coreExtensions.jobs, evaluation), contribute(dashboardSections, alertsSection), contribute(componentDirectoryReceivers, notifier.receiver)],
     };
   },
 });

@@ -3,6 +3,13 @@ import { ApiError } from '../../kernel/errors.js';
 import type { AlertSignal } from './contract.js';
 import { checkWebhookUrl } from './outbound-guard.js';
 
+
+/** Where a rule's notifications go: a webhook URL, or a sink component of the tenant (exactly one). */
+export interface NotifyTarget {
+  webhook_url?: string;
+  component?: string;
+}
+
 export type Op = '>' | '>=' | '<' | '<=' | '==' | '!=';
 
 export interface RuleBody {
@@ -15,7 +22,7 @@ export interface RuleBody {
   severity?: string;
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
-  notify?: Array<{ webhook_url: string }>;
+  notify?: NotifyTarget[];
 }
 
 export interface Rule {
@@ -30,7 +37,7 @@ export interface Rule {
   severity: string;
   labels: Record<string, string>;
   annotations: Record<string, string>;
-  notify: Array<{ webhook_url: string }>;
+  notify: NotifyTarget[];
   revision: number;
   created_at: string;
   updated_at: string;
@@ -60,7 +67,7 @@ export function checkRule(body: RuleBody, signals: ReadonlyMap<string, AlertSign
       throw new ApiError('validation_error', `Signal ${signal.name} has no selector "${key}" (it takes: ${known}).`, { details: [{ in: 'body', pointer: `/selector/${key}`, message: `is not a selector of ${signal.name} (known: ${known})` }] });
     }
   }
-  for (const target of body.notify ?? []) checkWebhookUrl(target.webhook_url, allowPrivate);
+  for (const target of body.notify ?? []) if (target.webhook_url !== undefined) checkWebhookUrl(target.webhook_url, allowPrivate);
 }
 
 function rowOf(row: Record<string, unknown>): Rule {

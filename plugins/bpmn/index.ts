@@ -1,5 +1,8 @@
 import { contribute, coreExtensions, coreServices, createPlugin, fromRoot } from '../../kernel/plugin/api.js';
+import { alertSignals } from '../alerts/contract.js';
+import { sqlTables } from '../sql/contract.js';
 import { bpmnPublishers } from './contract.js';
+import { incidentsSignal } from './incidents-signal.js';
 import { definitionHandlers } from './handlers/definitions.js';
 import { instanceHandlers } from './handlers/instances.js';
 import { taskHandlers } from './handlers/tasks.js';
@@ -26,7 +29,13 @@ export default createPlugin<
     return {
       handlers: { ...definitionHandlers(service), ...instanceHandlers(service), ...taskHandlers(service) },
       offers: [bpmnPublishers],
-      contributions: [contribute(coreExtensions.jobs, timerJob(db, service, { intervalMs: settings.timer_interval_ms, batch: settings.timer_batch }))],
+      contributions: [
+        contribute(coreExtensions.jobs, timerJob(db, service, { intervalMs: settings.timer_interval_ms, batch: settings.timer_batch })),
+        contribute(alertSignals, incidentsSignal),
+        // The SQL console reads a tenant's instances and incidents.
+        contribute(sqlTables, { table: 'bpmn_instances' }),
+        contribute(sqlTables, { table: 'bpmn_incidents' }),
+      ],
     };
   },
 });

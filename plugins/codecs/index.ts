@@ -1,4 +1,6 @@
 import { contribute, coreServices, createPlugin, fromRoot } from '../../kernel/plugin/api.js';
+import { migrationResources } from '../migration/contract.js';
+import { codecResource } from './migration-resource.js';
 import { builtInKinds, type AvroCompatibility } from './built-in-kinds.js';
 import { codecKinds } from './contract.js';
 import { codecHandlers } from './handlers.js';
@@ -25,7 +27,7 @@ export default createPlugin<{ clock: typeof coreServices.clock; extensions: type
     return {
       handlers: codecHandlers(kinds, clock),
       offers: [codecKinds],
-      contributions: [...builtInKinds(settings.avro_compatibility).map((kind) => contribute(codecKinds, kind)), contribute(streamCodecs, codecResolver(kinds))],
+      contributions: [...builtInKinds(settings.avro_compatibility).map((kind) => contribute(codecKinds, kind)), contribute(streamCodecs, codecResolver(kinds)), contribute(migrationResources, codecResource(() => extensions.all(codecKinds)))],
       async start() {
         // Two plugins giving one kind name would make a stored codec's meaning depend on plugin order.
         const clashes = kinds.clashes();

@@ -2,6 +2,8 @@ import { contribute, coreExtensions, coreServices, createPlugin, fromRoot } from
 import { passthroughType } from './builtin-types.js';
 import { componentDirectoryReceivers, componentPublisher, componentTypes } from './contract.js';
 import { componentHandlers } from './handlers.js';
+import { migrationResources } from '../migration/contract.js';
+import { componentResource } from './migration-resource.js';
 import { createComponents } from './migrations/001_components.js';
 import { addComponentTypes } from './migrations/002_component_types.js';
 import { ComponentsService } from './service.js';
@@ -42,7 +44,7 @@ export default createPlugin<
     return {
       handlers: { ...componentHandlers(clock, service, events), ...componentTypeHandlers(extensions) },
       offers: [componentTypes, componentPublisher, componentDirectoryReceivers],
-      contributions: [contribute(componentTypes, passthroughType), contribute(coreExtensions.jobs, supervisor.spec)],
+      contributions: [contribute(componentTypes, passthroughType), contribute(coreExtensions.jobs, supervisor.spec), contribute(migrationResources, componentResource)],
       start: async () => {
         await service.warmUp();
         const directory = service.directory((d, tenantId, id) => new ComponentStore(d).get(tenantId, id));

@@ -22,3 +22,26 @@ export interface DashboardSection {
 }
 
 export const dashboardSections = extensionPoint<DashboardSection>('dashboard.sections');
+
+/** One workflow's traffic over a window, as the `workflows` section shows it. */
+export interface WorkflowTraffic {
+  workflow: string;
+  messages_in: number;
+  processed: number;
+  errors: number;
+  attempts: number;
+  p95_ms: number | null;
+}
+
+/**
+ * Where the `workflows` section reads a day of traffic: the workflows plugin contributes its
+ * per-(tenant, workflow, partition, hour) counters, so the 24h window reads a bounded number of
+ * rows whatever the traffic (it then covers whole hours: from the start of the hour 24 h ago).
+ * The 5m and 1h windows read the deliveries in the window itself (exact to the millisecond);
+ * without a contribution, so does the 24h one.
+ */
+export interface WorkflowTrafficSource {
+  daily(db: Knex, tenantId: string, window: DashboardWindow): Promise<WorkflowTraffic[]>;
+}
+
+export const workflowTrafficSources = extensionPoint<WorkflowTrafficSource>('dashboard.workflow_traffic', { single: true });

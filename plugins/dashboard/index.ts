@@ -1,6 +1,6 @@
 import { ApiError } from '../../kernel/errors.js';
 import { contribute, coreServices, createPlugin, fromRoot } from '../../kernel/plugin/api.js';
-import { dashboardSections, type DashboardSection, type DashboardWindow } from './contract.js';
+import { dashboardSections, workflowTrafficSources, type DashboardSection, type DashboardWindow } from './contract.js';
 import { componentsSection, recentAuditSection, workflowsSection } from './sections.js';
 
 const WINDOWS: Record<DashboardWindow['name'], number> = { '5m': 5 * 60_000, '1h': 3_600_000, '24h': 86_400_000 };
@@ -19,7 +19,7 @@ export default createPlugin<{ db: typeof coreServices.db; clock: typeof coreServ
     const enabled = new Set(config.plugins.filter((p): p is string => typeof p === 'string'));
     const own: DashboardSection[] = [
       ...(enabled.has('components') ? [componentsSection] : []),
-      ...(enabled.has('streams') ? [workflowsSection] : []),
+      ...(enabled.has('streams') ? [workflowsSection(() => extensions.all(workflowTrafficSources)[0])] : []),
       ...(enabled.has('audit') ? [recentAuditSection] : []),
     ];
     return {
@@ -38,7 +38,7 @@ export default createPlugin<{ db: typeof coreServices.db; clock: typeof coreServ
           return { status: 200, body: { window: name, since: window.since.toISOString(), until: until.toISOString(), sections: Object.fromEntries(built) } };
         },
       },
-      offers: [dashboardSections],
+      offers: [dashboardSections, workflowTrafficSources],
       contributions: own.map((s) => contribute(dashboardSections, s)),
     };
   },

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { DashboardSection } from './contract.js';
+import type { DashboardSection, DashboardWindow, WorkflowTraffic, WorkflowTrafficSource } from './contract.js';
 
 /**
  * Runs a section's query without parallel workers: the queries read a few index ranges, and
@@ -23,30 +23,38 @@ export const componentsSection: DashboardSection = {
   },
 };
 
+/** Per workflow traffic in the window from the deliveries themselves (index (tenant_id, at)). */
+async function trafficFromDeliveries(db: Knex, tenantId: string, window: DashboardWindow): Promise<WorkflowTraffic[]> {
+  const result = await serial(db, (trx) => trx.raw(
+    `SELECT d.workflow,
+            count(DISTINCT d.message_id)::int AS messages_in,
+            count(*) FILTER (WHERE d.status = 'processed')::int AS processed,
+            count(*) FILTER (WHERE d.status IN ('failed', 'dead'))::int AS errors,
+            count(*)::int AS attempts,
+            percentile_disc(0.95) WITHIN GROUP (ORDER BY extract(epoch FROM d.at - m.published_at) * 1000) FILTER (WHERE d.status = 'processed') AS p95_ms
+       FROM streams_deliveries d
+       LEFT JOIN streams_messages m ON m.tenant_id = d.tenant_id AND m.id = d.message_id
+      WHERE d.tenant_id = ? AND d.at >= ? AND d.at < ?
+      GROUP BY d.workflow`,
+    [tenantId, window.since, window.until],
+  ));
+  return (result.rows as Array<WorkflowTraffic & { p95_ms: number | string | null }>).map((r) => ({ ...r, p95_ms: r.p95_ms === null ? null : Math.round(Number(r.p95_ms)) }));
+}
+
 /**
- * Per workflow, from the streams plugin's deliveries: in the window (index (tenant_id, at)),
- * messages handled, processed, failed attempts, error rate and p95 end-to-end latency (delivery
- * time − publish time of processed messages); dead letters not yet redriven (partial index on
- * dead deliveries); and lag and oldest unacknowledged age of the consumer of the workflow's name.
- * The workflows plugin, once it exists, replaces this section with figures from its own counters.
+ * Per workflow: traffic in the window — messages handled, processed, failed attempts, error rate
+ * and p95 end-to-end latency (delivery time − publish time of processed messages); for 5m and 1h
+ * from the deliveries in the window, for 24h from the traffic source (the workflows plugin's
+ * hourly counters) when one is contributed; dead letters not yet redriven (partial index on dead
+ * deliveries); and lag and oldest unacknowledged age of the consumer of the workflow's name.
  */
-export const workflowsSection: DashboardSection = {
+export function workflowsSection(source: () => WorkflowTrafficSource | undefined): DashboardSection {
+  return {
   key: 'workflows',
   async build(db, tenantId, window) {
+    const daily = window.name === '24h' ? source() : undefined;
     const [traffic, dead, consumers] = await Promise.all([
-      serial(db, (trx) => trx.raw(
-      `SELECT d.workflow,
-              count(DISTINCT d.message_id)::int AS messages_in,
-              count(*) FILTER (WHERE d.status = 'processed')::int AS processed,
-              count(*) FILTER (WHERE d.status IN ('failed', 'dead'))::int AS errors,
-              count(*)::int AS attempts,
-              percentile_disc(0.95) WITHIN GROUP (ORDER BY extract(epoch FROM d.at - m.published_at) * 1000) FILTER (WHERE d.status = 'processed') AS p95_ms
-         FROM streams_deliveries d
-         LEFT JOIN streams_messages m ON m.tenant_id = d.tenant_id AND m.id = d.message_id
-        WHERE d.tenant_id = ? AND d.at >= ? AND d.at < ?
-        GROUP BY d.workflow`,
-      [tenantId, window.since, window.until],
-      )),
+      daily ? daily.daily(db, tenantId, window) : trafficFromDeliveries(db, tenantId, window),
       serial(db, (trx) => trx.raw(
       `SELECT d.workflow, count(*)::int AS n FROM streams_deliveries d
         WHERE d.tenant_id = ? AND d.status = 'dead'
@@ -75,13 +83,13 @@ export const workflowsSection: DashboardSection = {
       }
       return found;
     };
-    for (const r of traffic.rows as Array<{ workflow: string; messages_in: number; processed: number; errors: number; attempts: number; p95_ms: number | null }>) {
+    for (const r of traffic) {
       Object.assign(entry(r.workflow), {
         messages_in: r.messages_in,
         messages_out: r.processed,
         errors: r.errors,
         error_rate: r.attempts > 0 ? r.errors / r.attempts : 0,
-        p95_ms: r.p95_ms === null ? null : Math.round(Number(r.p95_ms)),
+        p95_ms: r.p95_ms,
       });
     }
     for (const r of dead.rows as Array<{ workflow: string; n: number }>) entry(r.workflow).dead_letters = r.n;
@@ -91,7 +99,8 @@ export const workflowsSection: DashboardSection = {
     }
     return [...byWorkflow.values()].sort((a, b) => String(a.workflow).localeCompare(String(b.workflow)));
   },
-};
+  };
+}
 
 /** The tenant's latest audit records (primary key (tenant_id, xact, id), read backwards). */
 export const recentAuditSection: DashboardSection = {

@@ -2,7 +2,6 @@ import type { Knex } from 'knex';
 import { canonicalJson } from '../../kernel/plugin/api.js';
 import { contentHash, type Bundle } from './bundle.js';
 import type { BundleItem, GateCheck, MigrationGateCheck, MigrationResource } from './contract.js';
-import { fillSecrets, secretsCheck } from './secrets.js';
 
 export interface Change {
   kind: string;
@@ -22,11 +21,12 @@ export async function snapshot(db: Knex | Knex.Transaction, resources: readonly 
   return out;
 }
 
-/** The bundle's items as they would be written: secrets filled from the target's components. */
-export function resolved(bundle: Bundle, target: Record<string, BundleItem[]>): Record<string, BundleItem[]> {
-  const out: Record<string, BundleItem[]> = {};
-  for (const [kind, items] of Object.entries(bundle.resources)) out[kind] = kind === 'components' ? fillSecrets(items, target[kind] ?? []) : items;
-  return out;
+/**
+ * The bundle's items as they would be written. Secrets stay placeholders on both sides (the
+ * components kind keeps the target's sealed values), so this is the bundle's own content.
+ */
+export function resolved(bundle: Bundle, _target: Record<string, BundleItem[]>): Record<string, BundleItem[]> {
+  return bundle.resources;
 }
 
 /**
@@ -72,7 +72,7 @@ export async function gate(input: GateInput): Promise<GateCheck[]> {
     if (items && r.checks) checks.push(...r.checks(items, input.target[r.kind] ?? []));
   }
   if (!checks.some((c) => c.check === 'codec_compatibility')) checks.push({ check: 'codec_compatibility', ok: true, detail: 'the bundle carries no codecs' });
-  checks.push(secretsCheck(input.bundle.resources.components ?? [], input.target.components ?? []));
+  if (!checks.some((c) => c.check === 'secrets_present')) checks.push({ check: 'secrets_present', ok: true, detail: 'the bundle carries no secret placeholders' });
   const deletes = input.diff.delete.length;
   checks.push({
     check: 'no_destructive',

@@ -1,4 +1,6 @@
 import { contribute, coreExtensions, coreServices, createPlugin, fromRoot } from '../../kernel/plugin/api.js';
+import { migrationResources } from '../migration/contract.js';
+import { streamResource } from './migration-resource.js';
 import type { StreamBackend } from './backend.js';
 import { bpmnStreamPublisher } from './bpmn-publisher.js';
 import { componentPublisher } from '../components/contract.js';
@@ -45,6 +47,8 @@ export default createPlugin<
         contribute(coreExtensions.jobs, retentionJob(db, backend, clock, { intervalMs: settings.retention_interval_seconds * 1000, batch: settings.retention_batch })),
         // Streams, offsets and deliveries for the workflow workers' transactions (ignored when workflows is disabled).
         contribute(workflowStreams, workflowStreamsFor(service)),
+        // Stream definitions (never messages) for promotion between tenants.
+        contribute(migrationResources, streamResource),
       ],
       stop: async () => {
         await backend.close?.();

@@ -1,4 +1,7 @@
 import { contribute, coreServices, createPlugin, fromRoot } from '../../kernel/plugin/api.js';
+import { sqlTables } from '../sql/contract.js';
+import { migrationChecks, migrationResources } from '../migration/contract.js';
+import { workspaceResource, workspaceTestsCheck } from './migration-resource.js';
 import { streamCodecs } from '../streams/contract.js';
 import { Collab } from './collab/service.js';
 import { FileCache } from './file-cache.js';
@@ -41,7 +44,15 @@ export default createPlugin<
         ...studioHandlers({ clock, tickets, sandbox, cache, settings, changes: collab, codecs: () => extensions.all(streamCodecs)[0] }),
         ...socketHandlers({ db, clock, logger, audit, sandbox, cache, collab, maxTestCases: settings.max_test_cases }),
       },
-      contributions: [contribute(studioWorkspaceFiles, workspaceFileReader(cache))],
+      contributions: [
+        contribute(studioWorkspaceFiles, workspaceFileReader(cache)),
+        // The SQL console reads a tenant's workspaces and their revisions (files included).
+        contribute(sqlTables, { table: 'studio_workspaces' }),
+        contribute(sqlTables, { table: 'studio_revisions' }),
+        // Promotion moves workspaces, and refuses a bundle whose workspaces' tests fail on its files.
+        contribute(migrationResources, workspaceResource),
+        contribute(migrationChecks, workspaceTestsCheck(() => sandbox, () => settings.max_test_cases)),
+      ],
       async start() {
         collab.start();
       },

@@ -7,6 +7,14 @@ import { runHandlers } from './handlers/runs.js';
 import { workflowHandlers } from './handlers/workflows.js';
 import { workflowMetrics } from './metrics.js';
 import { createWorkflows } from './migrations/001_workflows.js';
+import { createHourlyCounters } from './migrations/002_hourly_counters.js';
+import { workflowTrafficSources } from '../dashboard/contract.js';
+import { readHourly } from './dashboard/hourly.js';
+import { sqlTables } from '../sql/contract.js';
+import { migrationResources } from '../migration/contract.js';
+import { workflowResource } from './migration-resource.js';
+import { alertSignals } from '../alerts/contract.js';
+import { errorRateSignal } from './dashboard/error-rate-signal.js';
 import { codecTypes } from './types/codec.js';
 import { jsonTransformType } from './types/json-transform.js';
 import { sandboxedTypes, scriptSources } from './types/sandboxed.js';
@@ -42,7 +50,7 @@ export default createPlugin<
 >({
   id: 'workflows',
   manifest: fromRoot('manifests', 'workflows.json'),
-  migrations: [createWorkflows],
+  migrations: [createWorkflows, createHourlyCounters],
   deps: { db: coreServices.db, clock: coreServices.clock, logger: coreServices.logger, jobs: coreServices.jobs, logs: coreServices.logs, metrics: coreServices.metrics, extensions: coreServices.extensions, sandbox: coreServices.sandbox },
   setup({ db, clock, logger, jobs, logs, metrics, extensions, sandbox }, { settings }) {
     const resolvers = { extensions, components: new ComponentLookup() };
@@ -51,7 +59,13 @@ export default createPlugin<
     return {
       handlers: { ...workflowHandlers(resolvers, clock, worker), ...runHandlers(resolvers, worker) },
       offers: [workflowStreams, studioWorkspaceFiles],
-      contributions: [...types.map((t) => contribute(componentTypes, t)), contribute(coreExtensions.jobs, worker.spec()), contribute(componentDirectoryReceivers, resolvers.components.receiver)],
+      contributions: [
+        ...types.map((t) => contribute(componentTypes, t)), contribute(coreExtensions.jobs, worker.spec()), contribute(componentDirectoryReceivers, resolvers.components.receiver), contribute(workflowTrafficSources, { daily: (db, tenantId, window) => readHourly(db, tenantId, window.since, window.until) }),
+        // The SQL console reads a tenant's workflows, revisions and runs.
+        contribute(sqlTables, { table: 'workflows_workflows' }), contribute(sqlTables, { table: 'workflows_revisions' }), contribute(sqlTables, { table: 'workflows_runs' }),
+        contribute(migrationResources, workflowResource),
+        contribute(alertSignals, errorRateSignal),
+      ],
       async start() {
         worker.start();
       },

@@ -1,3 +1,4 @@
+import { rollUp, type CountedAttempt } from '../dashboard/hourly.js';
 import { performance } from 'node:perf_hooks';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
@@ -309,6 +310,7 @@ export class Worker {
     }
     const status = outcome.error === undefined ? 'processed' : 'failed';
     await this.streams.recordDeliveries(trx, [{ tenantId, messageId: message.id, workflow: workflowId, revision, runId: id, status, error: outcome.error ?? null, outputs, at: now }]);
+    await rollUp(trx, { tenantId, workflowId, at: now }, [{ status, first: true, latencyMs: status === 'processed' ? now.getTime() - message.publishedAt.getTime() : null }]);
     const run: RunOutcome = { id, workflow: workflowId, revision, message_id: message.id, status, error: outcome.error ?? null, outputs, replay_of: original.id };
     await new RunStore(trx).record(tenantId, [run], now);
     return run;
@@ -392,6 +394,11 @@ export class Worker {
     if (next !== b.committed && !(await this.streams.commit(trx, b.input, b.workflowId, b.partition, b.committed, next))) {
       throw new Error('the committed offset moved under this batch (a commit through the API?); reading again');
     }
+    // The dashboard's hourly counters move with the deliveries, in this transaction.
+    const retried = b.retry?.run_id;
+    const counted: CountedAttempt[] = ok.map((o) => ({ status: 'processed', first: o.runId !== retried, latencyMs: now.getTime() - o.message.publishedAt.getTime() }));
+    if (b.failed) counted.push({ status: b.dead ? 'dead' : 'failed', first: b.failed.runId !== retried, latencyMs: null });
+    await rollUp(trx, { tenantId: b.tenantId, workflowId: b.workflowId, at: now }, counted);
     return { count: written, next, retry };
   }
 }

@@ -12,9 +12,9 @@ describe('dashboard: GET /dashboard', function () {
   after(() => tk?.close());
 
   it("summarises the tenant's components, per-workflow traffic and dead letters, lag, alerts and recent audit, and nothing of another tenant", async () => {
-    for (const id of ['a', 'b', 'c']) expect((await tk.request('POST', '/components', { body: { id, name: id } })).status).to.equal(201);
+    for (const id of ['a', 'b', 'c']) expect((await tk.request('POST', '/components', { body: { type: 'passthrough', id, name: id } })).status).to.equal(201);
     await db()('components').where({ tenant_id: 'default', id: 'c' }).update({ state: 'failed' });
-    expect((await tk.request('POST', '/components', { body: { tenant_id: 'other', id: 'x', name: 'x' } })).status).to.equal(201);
+    expect((await tk.request('POST', '/components', { body: { type: 'passthrough', tenant_id: 'other', id: 'x', name: 'x' } })).status).to.equal(201);
     expect((await tk.request('POST', '/streams', { body: { id: 'in', name: 'in' } })).status).to.equal(201);
     const published = await tk.request('POST', '/streams/in/messages', { body: { messages: [{ value: 1 }, { value: 2 }, { value: 3 }, { value: 4 }] } });
     const ids = published.body.messages.map((m: any) => m.id) as string[];

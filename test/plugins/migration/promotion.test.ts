@@ -1,33 +1,40 @@
 import { expect } from 'chai';
 import { contribute, coreServices, createPlugin } from '../../../kernel/plugin/api.js';
 import { contentHash } from '../../../plugins/migration/bundle.js';
-import { migrationChecks } from '../../../plugins/migration/contract.js';
+import { componentTypes } from '../../../plugins/components/contract.js';
 import { startKernel, type HttpResult, type TestKernel } from '../../support/kernel.js';
 
 const ORDER_V1 = { type: 'record', name: 'Order', fields: [{ name: 'id', type: 'string' }, { name: 'total', type: 'double' }] };
 /** Drops `total`, which has no default: data written with v1 no longer reads the same (incompatible). */
 const ORDER_BROKEN = { type: 'record', name: 'Order', fields: [{ name: 'id', type: 'string' }, { name: 'note', type: 'string' }] };
 
-/** Stands in for the studio plugin: a workspace_tests check that fails for bundles holding a component named "untested". */
-const workspaceTests = createPlugin({
-  id: 'workspace-tests-stand-in',
-  manifest: { id: 'workspace-tests-stand-in', version: '1.0.0', summary: 'a workspace_tests gate check', routes: [] },
+/** A component type with a secret field (`password`, sealed apart), as the connectors' types have. */
+const shipperType = createPlugin({
+  id: 'shipper-type',
+  manifest: { id: 'shipper-type', version: '1.0.0', summary: 'a component type with an x-secret field', routes: [] },
   deps: { clock: coreServices.clock },
   setup() {
     return {
       handlers: {},
       contributions: [
-        contribute(migrationChecks, {
-          check: 'workspace_tests',
-          async run(_db, bundle) {
-            const untested = (bundle.resources.components ?? []).some((c) => c.content.name === 'untested');
-            return { check: 'workspace_tests', ok: !untested, detail: untested ? `workspace tests failed on ${bundle.hash}` : `workspace tests passed on ${bundle.hash}` };
-          },
-        }),
+        contribute(componentTypes, {
+          name: 'shipper',
+          kind: 'processor',
+          config_schema: { type: 'object', additionalProperties: false, properties: { url: { type: 'string' }, password: { type: 'string', 'x-secret': true } } },
+          create: () => ({ process: async (message: unknown) => [message] }),
+        } as never),
       ],
     };
   },
 });
+
+/** A workspace whose one test passes; `broken` makes it fail (the bundle's exact files are tested). */
+function workspaceFiles(broken = false): Record<string, string> {
+  return {
+    'main.js': `const v = service.json.decode(input.body);\nresult = { doubled: v.a * ${broken ? 3 : 2} };\n`,
+    'tests/doubles.json': JSON.stringify({ input: { value: { a: 2 } }, expect: { result: { doubled: 4 } } }),
+  };
+}
 
 describe('migration: export, plan and apply with the promotion gate', function () {
   this.timeout(120_000);
@@ -35,7 +42,7 @@ describe('migration: export, plan and apply with the promotion gate', function (
   const db = () => tk.kernel.database.knex;
 
   before(async () => {
-    tk = await startKernel({ plugins: ['system', 'audit', 'components', 'codecs', 'streams', 'migration'], auth: { mode: 'none' } }, { plugins: [workspaceTests] });
+    tk = await startKernel({ plugins: ['system', 'audit', 'logs', 'components', 'codecs', 'streams', 'workflows', 'studio', 'migration'], auth: { mode: 'none' }, settings: { workflows: { poll_ms: 50, lease_ms: 3000 } } }, { plugins: [shipperType] });
   });
   after(() => tk?.close());
 
@@ -43,10 +50,15 @@ describe('migration: export, plan and apply with the promotion gate', function (
     return tk.request('POST', path, { body: { tenant_id: tenant, ...body } });
   }
 
-  async function seed(tenant: string, options: { codecSchema?: unknown; extraStream?: string; component?: Record<string, unknown> } = {}): Promise<void> {
+  async function seed(tenant: string, options: { codecSchema?: unknown; extraStream?: string; component?: Record<string, unknown>; workspaceBroken?: boolean } = {}): Promise<void> {
     expect((await post('/codecs', tenant, { id: 'orders', name: 'orders', kind: 'avro', schema: options.codecSchema ?? ORDER_V1 })).status).to.equal(201);
     expect((await post('/streams', tenant, { id: 'orders', name: 'Orders', partitions: 3, codec: 'orders', retention: { max_age_hours: 24 } })).status).to.equal(201);
-    expect((await post('/components', tenant, { id: 'shipper', name: 'Shipper', config: { url: 'https://ship.example', password: 'p4ss' }, ...(options.component ?? {}) })).status).to.equal(201);
+    const component = await post('/components', tenant, { type: 'shipper', id: 'shipper', name: 'Shipper', config: { url: 'https://ship.example' }, ...(options.component ?? {}) });
+    expect(component.status, component.text).to.equal(201);
+    const workflow = await post('/workflows', tenant, { id: 'enrich', name: 'Enrich', input: { stream: 'orders' }, steps: [{ type: 'json.transform', config: { set: { seen: true } } }], sinks: [{ type: 'log', config: {} }] });
+    expect(workflow.status, workflow.text).to.equal(201);
+    const workspace = await post('/studio/workspaces', tenant, { id: 'doubler', name: 'Doubler', files: workspaceFiles(options.workspaceBroken) });
+    expect(workspace.status, workspace.text).to.equal(201);
     if (options.extraStream) expect((await post('/streams', tenant, { id: options.extraStream, name: options.extraStream })).status).to.equal(201);
   }
 
@@ -64,21 +76,14 @@ describe('migration: export, plan and apply with the promotion gate', function (
 
   const apply = (planId: string, requestId: string, extra: Record<string, unknown> = {}, from = 'src') => post(`/migration/plans/${planId}/apply`, from, { request_id: requestId, ...extra });
 
-  function withContent(bundle: any, change: (resources: any) => void): any {
-    const copy = JSON.parse(JSON.stringify(bundle));
-    change(copy.resources);
-    copy.hash = contentHash(copy.resources);
-    return copy;
-  }
-
   it('exports a content-hashed bundle and reproduces every resource in an empty tenant; one request_id applies once', async () => {
     await seed('src');
     const bundle = await exported('src');
     expect(bundle.hash).to.equal(contentHash(bundle.resources));
-    expect(Object.keys(bundle.resources).sort()).to.deep.equal(['codecs', 'components', 'streams']);
+    expect(Object.keys(bundle.resources).sort()).to.deep.equal(['codecs', 'components', 'streams', 'workflows', 'workspaces']);
 
     const made = await plan(bundle, 'dst');
-    expect(made.diff.create).to.deep.include.members([{ kind: 'codecs', id: 'orders' }, { kind: 'streams', id: 'orders' }, { kind: 'components', id: 'shipper' }]);
+    expect(made.diff.create).to.deep.include.members([{ kind: 'codecs', id: 'orders' }, { kind: 'streams', id: 'orders' }, { kind: 'components', id: 'shipper' }, { kind: 'workflows', id: 'enrich' }, { kind: 'workspaces', id: 'doubler' }]);
     expect(made.diff.update).to.deep.equal([]);
     expect(made.diff.delete).to.deep.equal([]);
     expect(made.gate.map((c: any) => c.check).sort()).to.deep.equal(['codec_compatibility', 'no_destructive', 'no_drift', 'secrets_present', 'workspace_tests']);
@@ -86,7 +91,8 @@ describe('migration: export, plan and apply with the promotion gate', function (
 
     const first = await apply(made.id, 'promote-1');
     expect(first.status, first.text).to.equal(200);
-    expect(first.body.applied).to.deep.equal({ create: 3, update: 0, delete: 0 });
+    expect(first.body.applied).to.deep.equal({ create: 5, update: 0, delete: 0 });
+    expect(made.gate.find((c: any) => c.check === 'workspace_tests').detail).to.match(/1 test case\(s\) of 1 workspace\(s\) passed/);
     const again = await apply(made.id, 'promote-1');
     expect(again.status).to.equal(200);
     expect(again.body).to.deep.equal(first.body);
@@ -97,6 +103,11 @@ describe('migration: export, plan and apply with the promotion gate', function (
     expect(copy.hash).to.equal(bundle.hash);
     expect((await db()('codecs_revisions').where({ tenant_id: 'dst', codec_id: 'orders' })).length).to.equal(1);
     expect((await db()('streams_partitions').where({ tenant_id: 'dst' })).length).to.equal(3);
+    // The workflow arrives as a draft at revision 1; the workspace with its files, and its tests pass there.
+    expect((await tk.request('GET', '/workflows/enrich?tenant_id=dst')).body).to.include({ state: 'draft', revision: 1, name: 'Enrich' });
+    expect((await tk.request('GET', '/studio/workspaces/doubler/files?tenant_id=dst')).body.files).to.deep.equal(workspaceFiles());
+    const tested = await post('/studio/workspaces/doubler/test', 'dst', {});
+    expect(tested.body, tested.text).to.include({ passed: 1, failed: 0 });
     const published = await post('/streams/orders/messages', 'dst', { messages: [{ value: { id: 'o1', total: 2.5 } }] });
     expect(published.status, published.text).to.equal(201);
     // One audit record per call (the first, its replay and the refused one), one effect.
@@ -129,17 +140,22 @@ describe('migration: export, plan and apply with the promotion gate', function (
     await refusedAlone('compat-dst', await exported('compat-src'), 'codec_compatibility');
   });
 
-  it('refuses with 422 naming secrets_present when a placeholder has no value on the target, and fills it from the target otherwise', async () => {
-    const bundle = withContent(await exported('src'), (r) => {
-      r.components[0].content.config.password = { $secret: 'shipper:/password' };
-    });
-    await seed('secret-dst', { component: { config: { url: 'https://ship.example' } } });
+  it('exports x-secret fields as placeholders, refuses with 422 naming secrets_present when the target has no value, and keeps the target\'s sealed value otherwise', async () => {
+    await seed('secret-src', { component: { config: { url: 'https://new.example', password: 'source-secret' } } });
+    const bundle = await exported('secret-src');
+    expect(bundle.resources.components[0].content.config).to.deep.equal({ url: 'https://new.example', password: { $secret: 'shipper:/password' } });
+    expect(JSON.stringify(bundle)).to.not.include('source-secret');
+    await seed('secret-dst');
     await refusedAlone('secret-dst', bundle, 'secrets_present');
     await seed('secret-ok', { component: { config: { url: 'https://old.example', password: 'target-secret' } } });
-    const made = await plan(bundle, 'secret-ok');
-    expect((await apply(made.id, 'secret-ok-1')).status).to.equal(200);
+    const sealed = await db()('components').where({ tenant_id: 'secret-ok', id: 'shipper' }).first('secrets');
+    const made = await plan(bundle, 'secret-ok', 'secret-src');
+    expect(made.diff.update).to.deep.equal([{ kind: 'components', id: 'shipper' }]);
+    expect((await apply(made.id, 'secret-ok-1', {}, 'secret-src')).status).to.equal(200);
     const row = await db()('components').where({ tenant_id: 'secret-ok', id: 'shipper' }).first();
-    expect(row.config).to.deep.equal({ url: 'https://ship.example', password: 'target-secret' });
+    expect(row.config).to.deep.equal({ url: 'https://new.example' });
+    expect(row.secrets).to.equal(sealed.secrets);
+    expect(row.secret_fields).to.deep.equal(['password']);
   });
 
   it('refuses with 422 naming no_destructive a plan that deletes, unless allow_destructive', async () => {
@@ -160,10 +176,16 @@ describe('migration: export, plan and apply with the promotion gate', function (
     });
   });
 
-  it('refuses with 422 naming workspace_tests when a contributed workspace_tests check fails on the bundle', async () => {
-    const bundle = withContent(await exported('src'), (r) => {
-      r.components[0].content.name = 'untested';
-    });
-    await refusedAlone('tests-dst', bundle, 'workspace_tests');
+  it('refuses with 422 naming workspace_tests when a workspace\'s tests fail on the bundle\'s exact files (run in the sandbox)', async () => {
+    await seed('tests-src', { workspaceBroken: true });
+    const bundle = await exported('tests-src');
+    const made = await plan(bundle, 'tests-dst', 'tests-src');
+    const check = made.gate.find((c: any) => c.check === 'workspace_tests');
+    expect(check).to.include({ ok: false });
+    expect(check.detail).to.include(bundle.hash).and.to.include('doubler (doubles)');
+    const res = await apply(made.id, 'refused-workspace-tests', {}, 'tests-src');
+    expect(res.status, res.text).to.equal(422);
+    expect(res.body.error.details.map((d: any) => d.pointer)).to.deep.equal(['/gate/workspace_tests']);
+    expect(await db()('studio_workspaces').where({ tenant_id: 'tests-dst' })).to.have.length(0);
   });
 });

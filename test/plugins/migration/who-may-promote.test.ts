@@ -14,7 +14,7 @@ describe('migration: who may promote where', function () {
     await createTenant(tk, accountAdmin, 'staging');
     await createTenant(tk, accountAdmin, 'prod');
     stagingAdmin = await mintToken(tk, accountAdmin, ['admin'], { tenantId: 'staging' });
-    expect((await tk.request('POST', '/components', { token: stagingAdmin, body: { id: 'c1', name: 'c1' } })).status).to.equal(201);
+    expect((await tk.request('POST', '/components', { token: stagingAdmin, body: { type: 'passthrough', id: 'c1', name: 'c1' } })).status).to.equal(201);
   });
   after(() => tk?.close());
 

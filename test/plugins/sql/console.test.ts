@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { dropConsoleRoles } from '../../../plugins/sql/roles.js';
 import { onPostgres, startKernel, type HttpResult, type TestKernel } from '../../support/kernel.js';
 
-const PLUGINS = ['system', 'audit', 'components', 'codecs', 'streams', 'sql'];
+const PLUGINS = ['system', 'audit', 'logs', 'components', 'codecs', 'streams', 'workflows', 'studio', 'bpmn', 'sql'];
 /** Written only into tenant B's rows: no answer to tenant A may contain it. */
 const MARKER = 'tenant-b-secret-marker';
 
@@ -39,7 +39,7 @@ describe('sql console: POST /sql/query', function () {
       for (const [path, body] of [
         ['/streams', { id: 'orders', name: `orders ${marker}`, partitions: 2 }],
         ['/streams/orders/messages', { messages: [{ key: 'k1', value: { note: marker } }, { key: 'k2', value: { note: marker } }] }],
-        ['/components', { id: 'c1', name: `component ${marker}` }],
+        ['/components', { type: 'passthrough', id: 'c1', name: `component ${marker}` }],
         ['/codecs', { id: 'codec1', name: `codec ${marker}`, kind: 'json' }],
       ] as const) {
         const res = await tk.request('POST', path, { body: { tenant_id: tenant, ...body } });
@@ -48,6 +48,15 @@ describe('sql console: POST /sql/query', function () {
       const message = await db()('streams_messages').where({ tenant_id: tenant }).first('id');
       await db()('streams_deliveries').insert({ tenant_id: tenant, message_id: message.id, workflow: 'wf', revision: 1, run_id: `run-${marker}`, attempt: 1, status: 'dead', error: marker, outputs: '[]', at: new Date() });
       await db()('streams_consumer_offsets').insert({ tenant_id: tenant, stream_uid: 'x', consumer: `consumer-${marker}`, partition: 0, committed_offset: 1, updated_at: new Date() });
+      // Tables the workflows and studio plugins contribute (sql.tables).
+      const now = new Date();
+      await db()('workflows_workflows').insert({ tenant_id: tenant, id: 'wf', name: `wf ${marker}`, revision: 1, state: 'draft', created_at: now, updated_at: now });
+      await db()('workflows_revisions').insert({ tenant_id: tenant, workflow_id: 'wf', revision: 1, definition: JSON.stringify({ note: marker }), created_at: now });
+      await db()('workflows_runs').insert({ tenant_id: tenant, id: `run-${marker}`, workflow_id: 'wf', revision: 1, message_id: message.id, status: 'dead', attempts: 1, error: marker, started_at: now, updated_at: now });
+      await db()('studio_workspaces').insert({ tenant_id: tenant, id: 'ws', uid: `ws-${marker}`, name: `ws ${marker}`, revision: 1, file_count: 0, bytes: 0, created_at: now, updated_at: now });
+      await db()('bpmn_instances').insert({ tenant_id: tenant, id: 'inst', definition_key: 'p', process_id: 'p', version: 1, business_key: marker, state: 'failed', variables: '{}', waiting: '[]', revision: 1, created_at: now, updated_at: now });
+      await db()('bpmn_incidents').insert({ tenant_id: tenant, id: 'inc', instance_id: 'inst', message: marker, state: 'open', created_at: now });
+      await db()('studio_revisions').insert({ tenant_id: tenant, workspace_id: 'ws', revision: 1, files: '{}', file_count: 0, bytes: 0, source: marker, changed: '[]', deleted: '[]', created_at: now });
     }
 
     before(async () => {
@@ -66,7 +75,7 @@ describe('sql console: POST /sql/query', function () {
     });
 
     it("reads the tenant's own rows of every table, and none of another tenant's", async () => {
-      for (const table of ['components', 'codecs', 'codecs_revisions', 'streams_streams', 'streams_messages', 'streams_deliveries', 'streams_consumer_offsets', 'audit_records']) {
+      for (const table of ['components', 'codecs', 'codecs_revisions', 'streams_streams', 'streams_messages', 'streams_deliveries', 'streams_consumer_offsets', 'audit_records', 'workflows_workflows', 'workflows_revisions', 'workflows_runs', 'studio_workspaces', 'studio_revisions', 'bpmn_instances', 'bpmn_incidents']) {
         const res = await query({ sql: `select count(*)::int as mine, count(*) filter (where tenant_id <> $1)::int as others from ${table}`, params: [A] });
         expect(res.status, `${table}: ${res.text}`).to.equal(200);
         const [mine, others] = res.body.rows[0];

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { MigrationResource } from '../contract.js';
+import type { MigrationResource } from '../migration/contract.js';
 
 /**
  * Streams (definitions, never messages) as a promotion resource, written as the streams plugin
  * writes them: a new uid and one counter row per partition; a deleted stream's uid goes to
- * streams_discarded for the retention job. Belongs in the streams plugin as a contribution.
+ * streams_discarded for the retention job. Contributed to `migration.resources`.
  */
 export const streamResource: MigrationResource = {
   kind: 'streams',

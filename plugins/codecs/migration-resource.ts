@@ -1,10 +1,9 @@
-import type { CodecKind } from '../../codecs/contract.js';
-import type { GateCheck, MigrationResource } from '../contract.js';
+import type { CodecKind } from './contract.js';
+import type { GateCheck, MigrationResource } from '../migration/contract.js';
 
 /**
  * Codecs as a promotion resource, written the way the codecs plugin writes them (a codec row and
- * one revision row per change). It belongs in the codecs plugin as a contribution; it lives here
- * until that plugin takes it.
+ * one revision row per change), contributed to the migration plugin's `migration.resources`.
  */
 export function codecResource(kinds: () => readonly CodecKind[]): MigrationResource {
   return {
