@@ -37,6 +37,18 @@ interface PartitionState {
 
 /** How long a deployed revision's input stream is trusted before it is looked up again (a stream re-created under its id). */
 const DEPLOYMENT_TTL_MS = 5000;
+/** The longest one run keeps working through a backlog before it hands back to the job runner. */
+const RUN_SLICE_MS = 2000;
+
+/** The next batch of a partition and the workflow's deployment, read while the previous batch committed. */
+interface Ahead {
+  deployment: Deployment | null;
+  /** The input stream it was read from (a deploy may have changed it). */
+  uid: string;
+  from: number;
+  batch: WorkflowInputMessage[];
+}
+
 /** Lag and age are measured at most this often per partition. */
 const POSITION_EVERY_MS = 1000;
 
@@ -195,11 +207,39 @@ export class Worker {
     return found;
   }
 
-  async run({ key, signal, lease }: JobContext): Promise<JobOutcome> {
+  /**
+   * One run works through the backlog of its partition: batch after batch while they come full,
+   * for at most a slice of the lease (the runner renews the lease meanwhile; the fence in every
+   * batch's transaction is what guarantees it). While a batch commits, the next one and the
+   * workflow's row are read on another connection, so reading is off the critical path; a
+   * deploy or pause read then takes effect at the next batch boundary, as before.
+   */
+  async run(context: JobContext): Promise<JobOutcome> {
+    const until = performance.now() + Math.min(RUN_SLICE_MS, this.o.leaseMs / 4);
+    let ahead: Promise<Ahead | undefined> | undefined;
+    for (;;) {
+      const done = await this.batch(context, ahead ? await ahead : undefined);
+      if (done.outcome !== 'more' || context.signal.aborted || performance.now() >= until || !done.ahead) {
+        void done.ahead?.catch(() => undefined);
+        return done.outcome;
+      }
+      ahead = done.ahead;
+    }
+  }
+
+  /** The deployment and the next batch of a partition, read while the previous batch committed. */
+  private readAhead(tenantId: string, workflowId: string, input: WorkflowStream, partition: number, from: number, limit: number): Promise<Ahead | undefined> {
+    const { db } = this.o;
+    const read = Promise.all([this.deployment(tenantId, workflowId), this.streams.read(db, input, partition, from, limit)]).then(([deployment, batch]) => ({ deployment, uid: input.uid, from, batch }));
+    // A failed read is read again in the ordinary way; never an unhandled rejection.
+    return read.catch(() => undefined);
+  }
+
+  private async batch({ key, signal, lease }: JobContext, ahead: Ahead | undefined): Promise<{ outcome: JobOutcome; ahead?: Promise<Ahead | undefined> }> {
     const [tenantId, workflowId, partition] = JSON.parse(key) as [string, string, number];
     const { db, clock } = this.o;
-    const deployment = await this.deployment(tenantId, workflowId);
-    if (!deployment) return;
+    const deployment = ahead ? ahead.deployment : await this.deployment(tenantId, workflowId);
+    if (!deployment) return { outcome: undefined };
     const { revision, definition, input } = deployment;
     const labels: Labels = { tenant: tenantId, workflow: workflowId, stream: input.id };
     const pipeline = await this.pipeline(tenantId, workflowId, revision, definition);
@@ -214,16 +254,18 @@ export class Worker {
     state.retry ??= ((await db('workflows_retries').where({ tenant_id: tenantId, workflow_id: workflowId, partition }).first()) as RetryRow | undefined) ?? null;
     const committed = state.committed;
     const retrying = state.retry && Number(state.retry.offset) >= committed ? state.retry : undefined;
-    if (retrying && Number(retrying.offset) === committed && new Date(retrying.retry_at).getTime() > clock.now().getTime()) return;
+    if (retrying && Number(retrying.offset) === committed && new Date(retrying.retry_at).getTime() > clock.now().getTime()) return { outcome: undefined };
 
-    const batch = await this.streams.read(db, input, partition, committed, definition.batch_size ?? 100);
+    const limit = definition.batch_size ?? 100;
+    // What was read ahead counts only if it starts where this partition stands, on the same input stream.
+    const batch = ahead && ahead.from === committed && ahead.uid === input.uid ? ahead.batch.slice(0, limit) : await this.streams.read(db, input, partition, committed, limit);
     if (batch.length === 0) {
       this.o.metrics.position(labels, partition, 0, 0);
-      return;
+      return { outcome: undefined };
     }
     const outcomes: Outcome[] = [];
     for (const message of batch) {
-      if (signal.aborted) return;
+      if (signal.aborted) return { outcome: undefined };
       const sameRun = retrying && Number(retrying.offset) === message.offset && retrying.revision === revision;
       const runId = sameRun ? retrying.run_id : newRunId();
       const startedAt = performance.now();
@@ -235,11 +277,15 @@ export class Worker {
         break;
       }
     }
-    if (signal.aborted) return;
+    if (signal.aborted) return { outcome: undefined };
     const failed = outcomes.at(-1)?.error !== undefined ? (outcomes.at(-1) as Outcome) : undefined;
     const priorAttempts = failed && retrying && Number(retrying.offset) === failed.message.offset && retrying.revision === revision ? retrying.attempts : 0;
     const attempts = priorAttempts + 1;
     const dead = failed !== undefined && attempts >= definition.on_error.max_attempts;
+
+    // A full batch that went through leaves more behind: read it while this one commits.
+    const full = !failed && batch.length >= limit;
+    const readAhead = full ? this.readAhead(tenantId, workflowId, input, partition, (batch.at(-1) as WorkflowInputMessage).offset + 1, limit) : undefined;
 
     const partitionState = state;
     let written: { count: number; next: number; retry: RetryRow | null };
@@ -251,6 +297,7 @@ export class Worker {
     } catch (err) {
       // Read everything again next time: the lease, the offset or the retry row may have moved.
       this.states.delete(key);
+      void readAhead?.catch(() => undefined);
       throw err;
     }
     state.committed = written.next;
@@ -278,7 +325,8 @@ export class Worker {
       this.o.metrics.position(labels, partition, streamEnd === undefined ? 0 : Math.max(0, streamEnd - written.next), next ? Math.max(0, (clock.now().getTime() - next.publishedAt.getTime()) / 1000) : 0);
     }
     // A full batch or a dead message leaves work behind: go on at once. A retry waits for its time.
-    return !failed && batch.length >= (definition.batch_size ?? 100) ? 'more' : dead ? 'more' : undefined;
+    if (full) return readAhead ? { outcome: 'more', ahead: readAhead } : { outcome: 'more' };
+    return { outcome: dead ? 'more' : undefined };
   }
 
   /**
