@@ -68,7 +68,7 @@ async function workflowRate(url: string, kernel: Kernel, id: string, step: unkno
   for (;;) {
     const [row] = (await db('streams_consumer_offsets').where({ consumer: id }).sum('committed_offset as done')) as Array<{ done: string | number | null }>;
     if (Number(row?.done ?? 0) >= count) break;
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 100));
   }
   const seconds = (performance.now() - started) / 1000;
   await call(url, 'POST', `/workflows/${id}/pause`, {});

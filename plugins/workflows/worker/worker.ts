@@ -251,7 +251,8 @@ export class Worker {
       this.states.set(key, state);
     }
     state.committed ??= await this.streams.committed(db, input, workflowId, partition);
-    state.retry ??= ((await db('workflows_retries').where({ tenant_id: tenantId, workflow_id: workflowId, partition }).first()) as RetryRow | undefined) ?? null;
+    // null is a known absence (no retry pending), not a reason to read again.
+    if (state.retry === undefined) state.retry = ((await db('workflows_retries').where({ tenant_id: tenantId, workflow_id: workflowId, partition }).first()) as RetryRow | undefined) ?? null;
     const committed = state.committed;
     const retrying = state.retry && Number(state.retry.offset) >= committed ? state.retry : undefined;
     if (retrying && Number(retrying.offset) === committed && new Date(retrying.retry_at).getTime() > clock.now().getTime()) return { outcome: undefined };
@@ -435,9 +436,10 @@ export class Worker {
       await retries.clone().delete();
       retry = null;
     }
-    await this.streams.recordDeliveries(trx, deliveries);
     await new RunStore(trx).record(b.tenantId, runs, now);
-    if (next !== b.committed && !(await this.streams.commit(trx, b.input, b.workflowId, b.partition, b.committed, next))) {
+    // The deliveries ride with the offset commit (one statement); without a move they go alone.
+    if (next === b.committed) await this.streams.recordDeliveries(trx, deliveries);
+    else if (!(await this.streams.commit(trx, b.input, b.workflowId, b.partition, b.committed, next, deliveries))) {
       throw new Error('the committed offset moved under this batch (a commit through the API?); reading again');
     }
     return { count: written, next, retry };
