@@ -33,6 +33,36 @@ interface PartitionState {
   /** The retry row as last read or written; null when there is none. */
   retry: RetryRow | null | undefined;
   lagAt: number;
+  /** The previous batch's transaction while it commits (the next one is processed meanwhile). */
+  inFlight?: { prepared: Prepared; written: Promise<Written> } | undefined;
+}
+
+/** A batch processed and ready to commit. */
+interface Prepared {
+  key: string;
+  lease: Lease;
+  labels: Labels;
+  tenantId: string;
+  workflowId: string;
+  partition: number;
+  revision: number;
+  definition: Definition;
+  pipeline: Pipeline;
+  input: WorkflowStream;
+  committed: number;
+  batch: WorkflowInputMessage[];
+  outcomes: Outcome[];
+  failed: Outcome | undefined;
+  attempts: number;
+  dead: boolean;
+  retry: RetryRow | null;
+}
+
+/** What a batch's transaction wrote. */
+interface Written {
+  count: number;
+  next: number;
+  retry: RetryRow | null;
 }
 
 /** How long a deployed revision's input stream is trusted before it is looked up again (a stream re-created under its id). */
@@ -109,6 +139,14 @@ export class Worker {
   private unsubscribe: (() => void) | undefined;
 
   constructor(private readonly o: WorkerOptions) {}
+
+  /**
+   * Whether a batch may commit while the next one is processed: only with a pool of connections
+   * (on the embedded database there is one, and the second transaction would only wait).
+   */
+  private get overlapping(): boolean {
+    return (this.o.db.client as { config?: { client?: unknown } }).config?.client === 'pg';
+  }
 
   private get streams(): WorkflowStreams {
     return streamsOf(this.o.extensions);
@@ -217,14 +255,42 @@ export class Worker {
   async run(context: JobContext): Promise<JobOutcome> {
     const until = performance.now() + Math.min(RUN_SLICE_MS, this.o.leaseMs / 4);
     let ahead: Promise<Ahead | undefined> | undefined;
-    for (;;) {
-      const done = await this.batch(context, ahead ? await ahead : undefined);
-      if (done.outcome !== 'more' || context.signal.aborted || performance.now() >= until || !done.ahead) {
-        void done.ahead?.catch(() => undefined);
-        return done.outcome;
+    let outcome: JobOutcome;
+    try {
+      for (;;) {
+        const done = await this.batch(context, ahead ? await ahead : undefined);
+        if (done.outcome !== 'more' || context.signal.aborted || performance.now() >= until || !done.ahead) {
+          void done.ahead?.catch(() => undefined);
+          outcome = done.outcome;
+          break;
+        }
+        ahead = done.ahead;
       }
-      ahead = done.ahead;
+    } catch (err) {
+      // The batch still committing is waited for (its fate decides nothing now: state is read again).
+      await this.settle(context.key).catch(() => undefined);
+      throw err;
     }
+    // A run ends only when its last transaction has.
+    await this.settle(context.key);
+    return outcome;
+  }
+
+  /** Waits for the partition's transaction in flight, if any, and accounts for it; a failure makes the state be read again. */
+  private async settle(key: string): Promise<void> {
+    const state = this.states.get(key);
+    const flight = state?.inFlight;
+    if (!state || !flight) return;
+    state.inFlight = undefined;
+    let written: Written;
+    try {
+      written = await flight.written;
+    } catch (err) {
+      this.states.delete(key);
+      throw err;
+    }
+    state.retry = written.retry;
+    await this.account(flight.prepared, written, state);
   }
 
   /** The deployment and the next batch of a partition, read while the previous batch committed. */
@@ -287,14 +353,32 @@ export class Worker {
     // A full batch that went through leaves more behind: read it while this one commits.
     const full = !failed && batch.length >= limit;
     const readAhead = full ? this.readAhead(tenantId, workflowId, input, partition, (batch.at(-1) as WorkflowInputMessage).offset + 1, limit) : undefined;
+    const prepared: Prepared = { key, lease: lease as Lease, labels, tenantId, workflowId, partition, revision, definition, pipeline, input, committed, batch, outcomes, failed, attempts, dead, retry: state.retry ?? null };
 
-    const partitionState = state;
-    let written: { count: number; next: number; retry: RetryRow | null };
+    if (full && this.overlapping && state.retry === null) {
+      // Committed while the next batch is processed. Its transaction may start before the
+      // previous one ends: it waits on the partition's rows, and its offset move is conditional
+      // on the previous one's (expected = where that one leaves the offset), so if the previous
+      // one rolls back this one cannot commit either. Order and exactly-once stay as they were.
+      const written = this.commitBatch(prepared);
+      written.catch(() => undefined);
+      try {
+        await this.settle(key);
+      } catch (err) {
+        await written.catch(() => undefined);
+        void readAhead?.catch(() => undefined);
+        throw err;
+      }
+      const current = this.states.get(key) ?? state;
+      current.inFlight = { prepared, written };
+      current.committed = (batch.at(-1) as WorkflowInputMessage).offset + 1;
+      return readAhead ? { outcome: 'more', ahead: readAhead } : { outcome: 'more' };
+    }
+
+    let written: Written;
     try {
-      written = await db.transaction(async (trx) => {
-        if (!(await this.o.jobs.leases.fence(trx, lease as Lease))) throw new Error('the partition lease moved to another instance; this batch is left to it');
-        return this.commit(trx, { tenantId, workflowId, partition, revision, definition, pipeline, input, committed, outcomes, failed, attempts, dead, retry: partitionState.retry ?? null });
-      });
+      await this.settle(key);
+      written = await this.commitBatch(prepared);
     } catch (err) {
       // Read everything again next time: the lease, the offset or the retry row may have moved.
       this.states.delete(key);
@@ -303,7 +387,23 @@ export class Worker {
     }
     state.committed = written.next;
     state.retry = written.retry;
+    await this.account(prepared, written, state);
+    // A full batch or a dead message leaves work behind: go on at once. A retry waits for its time.
+    if (full) return readAhead ? { outcome: 'more', ahead: readAhead } : { outcome: 'more' };
+    return { outcome: dead ? 'more' : undefined };
+  }
 
+  /** The batch's transaction, fenced by the lease. */
+  private commitBatch(p: Prepared): Promise<Written> {
+    return this.o.db.transaction(async (trx) => {
+      if (!(await this.o.jobs.leases.fence(trx, p.lease))) throw new Error('the partition lease moved to another instance; this batch is left to it');
+      return this.commit(trx, p);
+    });
+  }
+
+  /** Metrics, logs and the partition's position once a batch has committed. */
+  private async account(p: Prepared, written: Written, state: PartitionState): Promise<void> {
+    const { labels, tenantId, workflowId, failed, dead, attempts, definition, revision, outcomes, batch, input, partition } = p;
     const end = performance.now();
     const ok = outcomes.filter((o) => o.error === undefined);
     this.o.metrics.processed(labels, ok.length + (dead ? 1 : 0), written.count);
@@ -322,12 +422,9 @@ export class Worker {
     if (performance.now() - state.lagAt >= POSITION_EVERY_MS) {
       state.lagAt = performance.now();
       const next = batch[outcomes.length - (failed && !dead ? 1 : 0)];
-      const streamEnd = await this.streams.end(db, input, partition).catch(() => undefined);
-      this.o.metrics.position(labels, partition, streamEnd === undefined ? 0 : Math.max(0, streamEnd - written.next), next ? Math.max(0, (clock.now().getTime() - next.publishedAt.getTime()) / 1000) : 0);
+      const streamEnd = await this.streams.end(this.o.db, input, partition).catch(() => undefined);
+      this.o.metrics.position(labels, partition, streamEnd === undefined ? 0 : Math.max(0, streamEnd - written.next), next ? Math.max(0, (this.o.clock.now().getTime() - next.publishedAt.getTime()) / 1000) : 0);
     }
-    // A full batch or a dead message leaves work behind: go on at once. A retry waits for its time.
-    if (full) return readAhead ? { outcome: 'more', ahead: readAhead } : { outcome: 'more' };
-    return { outcome: dead ? 'more' : undefined };
   }
 
   /**
@@ -375,10 +472,7 @@ export class Worker {
   }
 
   /** The batch's effects, in the caller's transaction; the number of messages written to stream sinks. */
-  private async commit(
-    trx: Knex.Transaction,
-    b: { tenantId: string; workflowId: string; partition: number; revision: number; definition: Definition; pipeline: Pipeline; input: WorkflowStream; committed: number; outcomes: Outcome[]; failed: Outcome | undefined; attempts: number; dead: boolean; retry: RetryRow | null },
-  ): Promise<{ count: number; next: number; retry: RetryRow | null }> {
+  private async commit(trx: Knex.Transaction, b: Prepared): Promise<Written> {
     const now = this.o.clock.now();
     const ok = b.outcomes.filter((o) => o.error === undefined);
     const outputIds = new Map<Outcome, string[]>(ok.map((o) => [o, []]));
