@@ -16,11 +16,14 @@ function toInput(m: StoredMessage): WorkflowInputMessage {
 
 /**
  * Records deliveries given as one JSON array (one statement for a batch). A message appears at
- * most once per batch, so max(attempt) + 1 is its next attempt.
+ * most once per batch, so max(attempt) + 1 is its next attempt. The `workflow || ''` keeps the
+ * lookup on the primary key (tenant, message): on a young table with stale statistics the planner
+ * otherwise takes the (tenant, workflow, status) index and filters every delivery of the workflow
+ * for each row, which made a batch's statement grow with the table (0.6 s at 20,000 deliveries).
  */
 const RECORD_DELIVERIES = `INSERT INTO streams_deliveries (tenant_id, message_id, workflow, revision, run_id, attempt, status, error, outputs, at)
   SELECT v.tenant_id, v.message_id, v.workflow, v.revision, v.run_id,
-         coalesce((SELECT max(d.attempt) FROM streams_deliveries d WHERE d.tenant_id = v.tenant_id AND d.message_id = v.message_id AND d.workflow = v.workflow), 0) + 1,
+         coalesce((SELECT max(d.attempt) FROM streams_deliveries d WHERE d.tenant_id = v.tenant_id AND d.message_id = v.message_id AND d.workflow || '' = v.workflow), 0) + 1,
          v.status, v.error, v.outputs, v.at
     FROM jsonb_to_recordset(?::jsonb) AS v(tenant_id text, message_id text, workflow text, revision integer, run_id text, status text, error text, outputs jsonb, at timestamptz)`;
 
