@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { NewMessage, StoredMessage, StreamBackend } from './backend.js';
+import type { Appended, NewMessage, StoredMessage, StreamBackend, StreamRef } from './backend.js';
 import { messageFilter } from './message-query.js';
 
 type Db = Knex | Knex.Transaction;
@@ -69,6 +69,8 @@ export function postgresBackend(): StreamBackend {
     },
 
     async append(db, stream, messages, now) {
+      const partitions = new Set(messages.map((m) => m.partition));
+      if (partitions.size === 1) return appendToOnePartition(db, stream, messages, now);
       const byPartition = new Map<number, NewMessage[]>();
       for (const message of messages) {
         const group = byPartition.get(message.partition);
@@ -154,6 +156,29 @@ export function postgresBackend(): StreamBackend {
       return removed >= batch ? removed : removed + (await removeExpired(db, batch - removed, now));
     },
   };
+}
+
+/**
+ * Messages of one partition in one statement: the counter row moves (and stays locked until the
+ * transaction ends, as on the general path) and the messages go in after it, numbered in order.
+ */
+async function appendToOnePartition(db: Db, stream: StreamRef, messages: readonly NewMessage[], now: Date): Promise<Appended[]> {
+  const partition = (messages[0] as NewMessage).partition;
+  const values = messages.map((m, i) => ({ i, id: m.id, key: m.key, headers: m.headers, content_type: m.contentType, body: m.body.toString('base64'), replay_of: m.replayOf }));
+  const inserted = await rows<{ id: string; offset: string | number }>(
+    db,
+    `WITH counter AS (
+       UPDATE streams_partitions SET next_offset = next_offset + ? WHERE tenant_id = ? AND stream_uid = ? AND partition = ? RETURNING next_offset - ? AS first
+     )
+     INSERT INTO streams_messages (tenant_id, stream_uid, partition, "offset", id, stream, key, headers, content_type, body, size, published_at, replay_of)
+     SELECT ?, ?, ?, counter.first + v.i, v.id, ?, v.key, v.headers, v.content_type, decode(v.body, 'base64'), octet_length(decode(v.body, 'base64')), ?::timestamptz, v.replay_of
+       FROM counter, jsonb_to_recordset(?::jsonb) AS v(i integer, id text, key text, headers jsonb, content_type text, body text, replay_of text)
+     RETURNING id, "offset"`,
+    [messages.length, stream.tenantId, stream.uid, partition, messages.length, stream.tenantId, stream.uid, partition, stream.id, now.toISOString(), JSON.stringify(values)],
+  );
+  if (inserted.length !== messages.length) throw new Error(`stream ${stream.id} has no partition ${partition}`);
+  const offsets = new Map(inserted.map((r) => [r.id, Number(r.offset)]));
+  return messages.map((m) => ({ id: m.id, partition, offset: offsets.get(m.id) as number }));
 }
 
 /** Deletes the messages a statement selects (by primary key, at most `batch`), and their deliveries. */

@@ -1,4 +1,4 @@
-import type { WorkflowInputMessage, WorkflowStream, WorkflowStreams } from '../workflows/contract.js';
+import type { WorkflowDelivery, WorkflowInputMessage, WorkflowStream, WorkflowStreams } from '../workflows/contract.js';
 import type { NewMessage, StoredMessage, StreamRef } from './backend.js';
 import { messageId } from './ids.js';
 import { partitionFor } from './partition.js';
@@ -12,6 +12,23 @@ function refOf(stream: WorkflowStream): StreamRef {
 
 function toInput(m: StoredMessage): WorkflowInputMessage {
   return { ...m };
+}
+
+/**
+ * Records deliveries given as one JSON array (one statement for a batch). A message appears at
+ * most once per batch, so max(attempt) + 1 is its next attempt. The `workflow || ''` keeps the
+ * lookup on the primary key (tenant, message): on a young table with stale statistics the planner
+ * otherwise takes the (tenant, workflow, status) index and filters every delivery of the workflow
+ * for each row, which made a batch's statement grow with the table (0.6 s at 20,000 deliveries).
+ */
+const RECORD_DELIVERIES = `INSERT INTO streams_deliveries (tenant_id, message_id, workflow, revision, run_id, attempt, status, error, outputs, at)
+  SELECT v.tenant_id, v.message_id, v.workflow, v.revision, v.run_id,
+         coalesce((SELECT max(d.attempt) FROM streams_deliveries d WHERE d.tenant_id = v.tenant_id AND d.message_id = v.message_id AND d.workflow || '' = v.workflow), 0) + 1,
+         v.status, v.error, v.outputs, v.at
+    FROM jsonb_to_recordset(?::jsonb) AS v(tenant_id text, message_id text, workflow text, revision integer, run_id text, status text, error text, outputs jsonb, at timestamptz)`;
+
+function deliveryRows(deliveries: readonly WorkflowDelivery[]): string {
+  return JSON.stringify(deliveries.map((d) => ({ tenant_id: d.tenantId, message_id: d.messageId, workflow: d.workflow, revision: d.revision, run_id: d.runId, status: d.status, error: d.error, outputs: d.outputs, at: d.at.toISOString() })));
 }
 
 /**
@@ -59,14 +76,17 @@ export function workflowStreamsFor(service: StreamsService): WorkflowStreams {
       return row ? Number(row.committed_offset) : 0;
     },
 
-    async commit(trx, stream, consumer, partition, expected, nextOffset) {
-      // One statement: the check that nobody moved the offset and the move itself.
+    async commit(trx, stream, consumer, partition, expected, nextOffset, deliveries = []) {
+      // One statement: the batch's deliveries, the check that nobody moved the offset and the move
+      // itself. When the check fails nothing is returned, the caller rolls back, and the
+      // deliveries go with it.
       const result = (await trx.raw(
-        `INSERT INTO streams_consumer_offsets (tenant_id, stream_uid, consumer, partition, committed_offset, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+        `WITH recorded AS (${RECORD_DELIVERIES})
+         INSERT INTO streams_consumer_offsets (tenant_id, stream_uid, consumer, partition, committed_offset, updated_at) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT (tenant_id, stream_uid, consumer, partition) DO UPDATE SET committed_offset = excluded.committed_offset, updated_at = excluded.updated_at
          WHERE streams_consumer_offsets.committed_offset = ?
          RETURNING committed_offset`,
-        [stream.tenantId, stream.uid, consumer, partition, nextOffset, service.clock.now(), expected],
+        [deliveryRows(deliveries), stream.tenantId, stream.uid, consumer, partition, nextOffset, service.clock.now(), expected],
       )) as { rows: unknown[] };
       return result.rows.length === 1;
     },
@@ -77,16 +97,7 @@ export function workflowStreamsFor(service: StreamsService): WorkflowStreams {
 
     async recordDeliveries(trx, deliveries) {
       if (deliveries.length === 0) return;
-      const rows = deliveries.map((d) => ({ tenant_id: d.tenantId, message_id: d.messageId, workflow: d.workflow, revision: d.revision, run_id: d.runId, status: d.status, error: d.error, outputs: d.outputs, at: d.at.toISOString() }));
-      // One statement for a batch; a message appears at most once per batch, so max(attempt) + 1 is its next attempt.
-      await trx.raw(
-        `INSERT INTO streams_deliveries (tenant_id, message_id, workflow, revision, run_id, attempt, status, error, outputs, at)
-         SELECT v.tenant_id, v.message_id, v.workflow, v.revision, v.run_id,
-                coalesce((SELECT max(d.attempt) FROM streams_deliveries d WHERE d.tenant_id = v.tenant_id AND d.message_id = v.message_id AND d.workflow = v.workflow), 0) + 1,
-                v.status, v.error, v.outputs, v.at
-           FROM jsonb_to_recordset(?::jsonb) AS v(tenant_id text, message_id text, workflow text, revision integer, run_id text, status text, error text, outputs jsonb, at timestamptz)`,
-        [JSON.stringify(rows)],
-      );
+      await trx.raw(RECORD_DELIVERIES, [deliveryRows(deliveries)]);
     },
 
     async end(db, stream, partition) {

@@ -73,9 +73,10 @@ export interface WorkflowStreams {
   committed(db: Db, stream: WorkflowStream, consumer: string, partition: number): Promise<number>;
   /**
    * Moves the consumer's offset from `expected` to `nextOffset`; false (and nothing changed) when
-   * it was no longer at `expected` (someone else committed meanwhile).
+   * it was no longer at `expected` (someone else committed meanwhile). `deliveries` are recorded in
+   * the same statement (as recordDeliveries would); on false the caller must roll back.
    */
-  commit(trx: Knex.Transaction, stream: WorkflowStream, consumer: string, partition: number, expected: number, nextOffset: number): Promise<boolean>;
+  commit(trx: Knex.Transaction, stream: WorkflowStream, consumer: string, partition: number, expected: number, nextOffset: number, deliveries?: readonly WorkflowDelivery[]): Promise<boolean>;
   /** Drops a consumer's offsets on every stream of the tenant (its workflow was deleted; one re-created under the id starts afresh). */
   forgetConsumer(trx: Knex.Transaction, tenantId: string, consumer: string): Promise<void>;
   /** Records attempts, in one statement; each one's number is the next for its message and workflow. */

@@ -34,10 +34,52 @@ interface PartitionState {
   /** The retry row as last read or written; null when there is none. */
   retry: RetryRow | null | undefined;
   lagAt: number;
+  /** The previous batch's transaction while it commits (the next one is processed meanwhile). */
+  inFlight?: { prepared: Prepared; written: Promise<Written> } | undefined;
+}
+
+/** A batch processed and ready to commit. */
+interface Prepared {
+  key: string;
+  lease: Lease;
+  labels: Labels;
+  tenantId: string;
+  workflowId: string;
+  partition: number;
+  revision: number;
+  definition: Definition;
+  pipeline: Pipeline;
+  input: WorkflowStream;
+  committed: number;
+  batch: WorkflowInputMessage[];
+  outcomes: Outcome[];
+  failed: Outcome | undefined;
+  attempts: number;
+  dead: boolean;
+  retry: RetryRow | null;
+}
+
+/** What a batch's transaction wrote. */
+interface Written {
+  count: number;
+  next: number;
+  retry: RetryRow | null;
 }
 
 /** How long a deployed revision's input stream is trusted before it is looked up again (a stream re-created under its id). */
 const DEPLOYMENT_TTL_MS = 5000;
+/** The longest one run keeps working through a backlog before it hands back to the job runner. */
+const RUN_SLICE_MS = 2000;
+
+/** The next batch of a partition and the workflow's deployment, read while the previous batch committed. */
+interface Ahead {
+  deployment: Deployment | null;
+  /** The input stream it was read from (a deploy may have changed it). */
+  uid: string;
+  from: number;
+  batch: WorkflowInputMessage[];
+}
+
 /** Lag and age are measured at most this often per partition. */
 const POSITION_EVERY_MS = 1000;
 
@@ -98,6 +140,14 @@ export class Worker {
   private unsubscribe: (() => void) | undefined;
 
   constructor(private readonly o: WorkerOptions) {}
+
+  /**
+   * Whether a batch may commit while the next one is processed: only with a pool of connections
+   * (on the embedded database there is one, and the second transaction would only wait).
+   */
+  private get overlapping(): boolean {
+    return (this.o.db.client as { config?: { client?: unknown } }).config?.client === 'pg';
+  }
 
   private get streams(): WorkflowStreams {
     return streamsOf(this.o.extensions);
@@ -196,11 +246,67 @@ export class Worker {
     return found;
   }
 
-  async run({ key, signal, lease }: JobContext): Promise<JobOutcome> {
+  /**
+   * One run works through the backlog of its partition: batch after batch while they come full,
+   * for at most a slice of the lease (the runner renews the lease meanwhile; the fence in every
+   * batch's transaction is what guarantees it). While a batch commits, the next one and the
+   * workflow's row are read on another connection, so reading is off the critical path; a
+   * deploy or pause read then takes effect at the next batch boundary, as before.
+   */
+  async run(context: JobContext): Promise<JobOutcome> {
+    const until = performance.now() + Math.min(RUN_SLICE_MS, this.o.leaseMs / 4);
+    let ahead: Promise<Ahead | undefined> | undefined;
+    let outcome: JobOutcome;
+    try {
+      for (;;) {
+        const done = await this.batch(context, ahead ? await ahead : undefined);
+        if (done.outcome !== 'more' || context.signal.aborted || performance.now() >= until || !done.ahead) {
+          void done.ahead?.catch(() => undefined);
+          outcome = done.outcome;
+          break;
+        }
+        ahead = done.ahead;
+      }
+    } catch (err) {
+      // The batch still committing is waited for (its fate decides nothing now: state is read again).
+      await this.settle(context.key).catch(() => undefined);
+      throw err;
+    }
+    // A run ends only when its last transaction has.
+    await this.settle(context.key);
+    return outcome;
+  }
+
+  /** Waits for the partition's transaction in flight, if any, and accounts for it; a failure makes the state be read again. */
+  private async settle(key: string): Promise<void> {
+    const state = this.states.get(key);
+    const flight = state?.inFlight;
+    if (!state || !flight) return;
+    state.inFlight = undefined;
+    let written: Written;
+    try {
+      written = await flight.written;
+    } catch (err) {
+      this.states.delete(key);
+      throw err;
+    }
+    state.retry = written.retry;
+    await this.account(flight.prepared, written, state);
+  }
+
+  /** The deployment and the next batch of a partition, read while the previous batch committed. */
+  private readAhead(tenantId: string, workflowId: string, input: WorkflowStream, partition: number, from: number, limit: number): Promise<Ahead | undefined> {
+    const { db } = this.o;
+    const read = Promise.all([this.deployment(tenantId, workflowId), this.streams.read(db, input, partition, from, limit)]).then(([deployment, batch]) => ({ deployment, uid: input.uid, from, batch }));
+    // A failed read is read again in the ordinary way; never an unhandled rejection.
+    return read.catch(() => undefined);
+  }
+
+  private async batch({ key, signal, lease }: JobContext, ahead: Ahead | undefined): Promise<{ outcome: JobOutcome; ahead?: Promise<Ahead | undefined> }> {
     const [tenantId, workflowId, partition] = JSON.parse(key) as [string, string, number];
     const { db, clock } = this.o;
-    const deployment = await this.deployment(tenantId, workflowId);
-    if (!deployment) return;
+    const deployment = ahead ? ahead.deployment : await this.deployment(tenantId, workflowId);
+    if (!deployment) return { outcome: undefined };
     const { revision, definition, input } = deployment;
     const labels: Labels = { tenant: tenantId, workflow: workflowId, stream: input.id };
     const pipeline = await this.pipeline(tenantId, workflowId, revision, definition);
@@ -212,19 +318,22 @@ export class Worker {
       this.states.set(key, state);
     }
     state.committed ??= await this.streams.committed(db, input, workflowId, partition);
-    state.retry ??= ((await db('workflows_retries').where({ tenant_id: tenantId, workflow_id: workflowId, partition }).first()) as RetryRow | undefined) ?? null;
+    // null is a known absence (no retry pending), not a reason to read again.
+    if (state.retry === undefined) state.retry = ((await db('workflows_retries').where({ tenant_id: tenantId, workflow_id: workflowId, partition }).first()) as RetryRow | undefined) ?? null;
     const committed = state.committed;
     const retrying = state.retry && Number(state.retry.offset) >= committed ? state.retry : undefined;
-    if (retrying && Number(retrying.offset) === committed && new Date(retrying.retry_at).getTime() > clock.now().getTime()) return;
+    if (retrying && Number(retrying.offset) === committed && new Date(retrying.retry_at).getTime() > clock.now().getTime()) return { outcome: undefined };
 
-    const batch = await this.streams.read(db, input, partition, committed, definition.batch_size ?? 100);
+    const limit = definition.batch_size ?? 100;
+    // What was read ahead counts only if it starts where this partition stands, on the same input stream.
+    const batch = ahead && ahead.from === committed && ahead.uid === input.uid ? ahead.batch.slice(0, limit) : await this.streams.read(db, input, partition, committed, limit);
     if (batch.length === 0) {
       this.o.metrics.position(labels, partition, 0, 0);
-      return;
+      return { outcome: undefined };
     }
     const outcomes: Outcome[] = [];
     for (const message of batch) {
-      if (signal.aborted) return;
+      if (signal.aborted) return { outcome: undefined };
       const sameRun = retrying && Number(retrying.offset) === message.offset && retrying.revision === revision;
       const runId = sameRun ? retrying.run_id : newRunId();
       const startedAt = performance.now();
@@ -236,27 +345,66 @@ export class Worker {
         break;
       }
     }
-    if (signal.aborted) return;
+    if (signal.aborted) return { outcome: undefined };
     const failed = outcomes.at(-1)?.error !== undefined ? (outcomes.at(-1) as Outcome) : undefined;
     const priorAttempts = failed && retrying && Number(retrying.offset) === failed.message.offset && retrying.revision === revision ? retrying.attempts : 0;
     const attempts = priorAttempts + 1;
     const dead = failed !== undefined && attempts >= definition.on_error.max_attempts;
 
-    const partitionState = state;
-    let written: { count: number; next: number; retry: RetryRow | null };
+    // A full batch that went through leaves more behind: read it while this one commits.
+    const full = !failed && batch.length >= limit;
+    const readAhead = full ? this.readAhead(tenantId, workflowId, input, partition, (batch.at(-1) as WorkflowInputMessage).offset + 1, limit) : undefined;
+    const prepared: Prepared = { key, lease: lease as Lease, labels, tenantId, workflowId, partition, revision, definition, pipeline, input, committed, batch, outcomes, failed, attempts, dead, retry: state.retry ?? null };
+
+    if (full && this.overlapping && state.retry === null) {
+      // Committed while the next batch is processed. Its transaction may start before the
+      // previous one ends: it waits on the partition's rows, and its offset move is conditional
+      // on the previous one's (expected = where that one leaves the offset), so if the previous
+      // one rolls back this one cannot commit either. Order and exactly-once stay as they were.
+      const written = this.commitBatch(prepared);
+      written.catch(() => undefined);
+      try {
+        await this.settle(key);
+      } catch (err) {
+        await written.catch(() => undefined);
+        void readAhead?.catch(() => undefined);
+        throw err;
+      }
+      const current = this.states.get(key) ?? state;
+      current.inFlight = { prepared, written };
+      current.committed = (batch.at(-1) as WorkflowInputMessage).offset + 1;
+      return readAhead ? { outcome: 'more', ahead: readAhead } : { outcome: 'more' };
+    }
+
+    let written: Written;
     try {
-      written = await db.transaction(async (trx) => {
-        if (!(await this.o.jobs.leases.fence(trx, lease as Lease))) throw new Error('the partition lease moved to another instance; this batch is left to it');
-        return this.commit(trx, { tenantId, workflowId, partition, revision, definition, pipeline, input, committed, outcomes, failed, attempts, dead, retry: partitionState.retry ?? null });
-      });
+      await this.settle(key);
+      written = await this.commitBatch(prepared);
     } catch (err) {
       // Read everything again next time: the lease, the offset or the retry row may have moved.
       this.states.delete(key);
+      void readAhead?.catch(() => undefined);
       throw err;
     }
     state.committed = written.next;
     state.retry = written.retry;
+    await this.account(prepared, written, state);
+    // A full batch or a dead message leaves work behind: go on at once. A retry waits for its time.
+    if (full) return readAhead ? { outcome: 'more', ahead: readAhead } : { outcome: 'more' };
+    return { outcome: dead ? 'more' : undefined };
+  }
 
+  /** The batch's transaction, fenced by the lease. */
+  private commitBatch(p: Prepared): Promise<Written> {
+    return this.o.db.transaction(async (trx) => {
+      if (!(await this.o.jobs.leases.fence(trx, p.lease))) throw new Error('the partition lease moved to another instance; this batch is left to it');
+      return this.commit(trx, p);
+    });
+  }
+
+  /** Metrics, logs and the partition's position once a batch has committed. */
+  private async account(p: Prepared, written: Written, state: PartitionState): Promise<void> {
+    const { labels, tenantId, workflowId, failed, dead, attempts, definition, revision, outcomes, batch, input, partition } = p;
     const end = performance.now();
     const ok = outcomes.filter((o) => o.error === undefined);
     this.o.metrics.processed(labels, ok.length + (dead ? 1 : 0), written.count);
@@ -275,11 +423,9 @@ export class Worker {
     if (performance.now() - state.lagAt >= POSITION_EVERY_MS) {
       state.lagAt = performance.now();
       const next = batch[outcomes.length - (failed && !dead ? 1 : 0)];
-      const streamEnd = await this.streams.end(db, input, partition).catch(() => undefined);
-      this.o.metrics.position(labels, partition, streamEnd === undefined ? 0 : Math.max(0, streamEnd - written.next), next ? Math.max(0, (clock.now().getTime() - next.publishedAt.getTime()) / 1000) : 0);
+      const streamEnd = await this.streams.end(this.o.db, input, partition).catch(() => undefined);
+      this.o.metrics.position(labels, partition, streamEnd === undefined ? 0 : Math.max(0, streamEnd - written.next), next ? Math.max(0, (this.o.clock.now().getTime() - next.publishedAt.getTime()) / 1000) : 0);
     }
-    // A full batch or a dead message leaves work behind: go on at once. A retry waits for its time.
-    return !failed && batch.length >= (definition.batch_size ?? 100) ? 'more' : dead ? 'more' : undefined;
   }
 
   /**
@@ -328,10 +474,7 @@ export class Worker {
   }
 
   /** The batch's effects, in the caller's transaction; the number of messages written to stream sinks. */
-  private async commit(
-    trx: Knex.Transaction,
-    b: { tenantId: string; workflowId: string; partition: number; revision: number; definition: Definition; pipeline: Pipeline; input: WorkflowStream; committed: number; outcomes: Outcome[]; failed: Outcome | undefined; attempts: number; dead: boolean; retry: RetryRow | null },
-  ): Promise<{ count: number; next: number; retry: RetryRow | null }> {
+  private async commit(trx: Knex.Transaction, b: Prepared): Promise<Written> {
     const now = this.o.clock.now();
     const ok = b.outcomes.filter((o) => o.error === undefined);
     const outputIds = new Map<Outcome, string[]>(ok.map((o) => [o, []]));
@@ -389,9 +532,10 @@ export class Worker {
       await retries.clone().delete();
       retry = null;
     }
-    await this.streams.recordDeliveries(trx, deliveries);
     await new RunStore(trx).record(b.tenantId, runs, now);
-    if (next !== b.committed && !(await this.streams.commit(trx, b.input, b.workflowId, b.partition, b.committed, next))) {
+    // The deliveries ride with the offset commit (one statement); without a move they go alone.
+    if (next === b.committed) await this.streams.recordDeliveries(trx, deliveries);
+    else if (!(await this.streams.commit(trx, b.input, b.workflowId, b.partition, b.committed, next, deliveries))) {
       throw new Error('the committed offset moved under this batch (a commit through the API?); reading again');
     }
     // The dashboard's hourly counters move with the deliveries, in this transaction.

@@ -31,7 +31,10 @@ const STEP = process.env.WF_FAULT_STEP === 'transform' ? { type: 'json.transform
   }
 
   before(async () => {
-    tk = await startKernel({ plugins: ['system', 'audit', 'logs', 'components', 'codecs', 'streams'], auth: { mode: 'none' } }, { schema });
+    // No components plugin here: its supervisor is a keyed job, and every instance running a keyed
+    // job counts in the fair share of every keyed job, so this kernel (which runs no workers)
+    // would leave the children half of the workflow's partitions each.
+    tk = await startKernel({ plugins: ['system', 'audit', 'logs', 'codecs', 'streams'], auth: { mode: 'none' } }, { schema });
   });
   after(async () => {
     for (const c of children) killIfRunning(c.pid);
