@@ -197,8 +197,10 @@ export interface SealRow {
 export async function writeSeals(trx: Knex.Transaction, tenantId: string, seals: readonly SealRow[]): Promise<void> {
   const last = seals[seals.length - 1];
   if (!last) return;
-  await trx('audit_seals').insert(seals);
-  await trx('audit_heads').where('tenant_id', tenantId).update({ seq: last.seq, hash: last.hash, last_xact: last.xact, last_id: last.record_id });
+  // One statement: the seals and the head that now points at the last of them (a sealing runs after every burst of commits).
+  const insert = trx('audit_seals').insert(seals).toSQL();
+  const update = trx('audit_heads').where('tenant_id', tenantId).update({ seq: last.seq, hash: last.hash, last_xact: last.xact, last_id: last.record_id }).toSQL();
+  await trx.raw(`WITH inserted AS (${insert.sql}) ${update.sql}`, [...insert.bindings, ...update.bindings] as Knex.RawBinding[]);
 }
 
 /** Seals beyond the head: there are none unless the head was moved back. */
