@@ -157,10 +157,10 @@ export async function chainHead(db: Knex, tenantId: string): Promise<ChainHead |
  * Locks the tenant's head for sealing and reads the horizon: every transaction id below it has
  * finished (committed or rolled back), so the records written below it are final and visible.
  */
-export async function lockHead(trx: Knex.Transaction, tenantId: string): Promise<(ChainHead & { horizon: number }) | undefined> {
+export async function lockHead(trx: Knex.Transaction, tenantId: string, options: { nowait?: boolean } = {}): Promise<(ChainHead & { horizon: number }) | undefined> {
   const result = await trx.raw(
     `SELECT seq, hash, last_xact, last_id, pg_snapshot_xmin(pg_current_snapshot())::text::bigint + (SELECT xact_offset FROM audit_clock) AS horizon
-       FROM audit_heads WHERE tenant_id = ? FOR UPDATE`,
+       FROM audit_heads WHERE tenant_id = ? FOR UPDATE${options.nowait ? ' NOWAIT' : ''}`,
     [tenantId],
   );
   const row = (result.rows as Array<HeadRow & { horizon: string | number }>)[0];
