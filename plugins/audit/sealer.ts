@@ -27,6 +27,8 @@ export interface Sealer {
 
 const LOCK_TIMEOUT_MS = 5000;
 const RETRY_MS = 1000;
+/** PostgreSQL's lock_not_available: a NOWAIT lock found the row held. */
+const LOCK_NOT_AVAILABLE = '55P03';
 
 /**
  * Extends a tenant's hash chain over its committed records, after they commit, in batches.
@@ -42,14 +44,31 @@ export function createSealer(db: Knex, logger: Logger, options: SealerOptions, m
   let running: Promise<void> | undefined;
   let stopped = false;
 
-  /** Chains up to one batch; returns how many records it chained. */
+  /**
+   * Chains up to one batch; returns how many records it chained. The head is usually free, so a
+   * first attempt takes it without waiting (one statement fewer than setting a lock timeout);
+   * when another instance holds it, or the tenant has no head yet, the batch runs again waiting
+   * for the head at most LOCK_TIMEOUT_MS.
+   */
   async function sealBatch(tenantId: string): Promise<number> {
+    try {
+      const sealed = await sealBatchWith(tenantId, false);
+      if (sealed !== undefined) return sealed;
+    } catch (err) {
+      if ((err as { code?: unknown }).code !== LOCK_NOT_AVAILABLE) throw err;
+    }
+    return (await sealBatchWith(tenantId, true)) as number;
+  }
+
+  /** One batch; without `wait`, undefined when the tenant has no head yet (creating it may wait on another instance creating it). */
+  async function sealBatchWith(tenantId: string, wait: boolean): Promise<number | undefined> {
     return db.transaction(async (trx) => {
       // Another instance sealing the tenant holds its head briefly; one that hangs must not stall
       // this instance's other tenants or its shutdown (the tenant is tried again later).
-      await trx.raw(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT_MS}ms'`);
-      let head = await lockHead(trx, tenantId);
+      if (wait) await trx.raw(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT_MS}ms'`);
+      let head = await lockHead(trx, tenantId, { nowait: !wait });
       if (!head) {
+        if (!wait) return undefined;
         await createHead(trx, tenantId, GENESIS_HASH);
         head = await lockHead(trx, tenantId);
         if (!head) throw new Error(`audit head of tenant ${tenantId} could not be created`);

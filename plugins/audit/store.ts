@@ -157,10 +157,10 @@ export async function chainHead(db: Knex, tenantId: string): Promise<ChainHead |
  * Locks the tenant's head for sealing and reads the horizon: every transaction id below it has
  * finished (committed or rolled back), so the records written below it are final and visible.
  */
-export async function lockHead(trx: Knex.Transaction, tenantId: string): Promise<(ChainHead & { horizon: number }) | undefined> {
+export async function lockHead(trx: Knex.Transaction, tenantId: string, options: { nowait?: boolean } = {}): Promise<(ChainHead & { horizon: number }) | undefined> {
   const result = await trx.raw(
     `SELECT seq, hash, last_xact, last_id, pg_snapshot_xmin(pg_current_snapshot())::text::bigint + (SELECT xact_offset FROM audit_clock) AS horizon
-       FROM audit_heads WHERE tenant_id = ? FOR UPDATE`,
+       FROM audit_heads WHERE tenant_id = ? FOR UPDATE${options.nowait ? ' NOWAIT' : ''}`,
     [tenantId],
   );
   const row = (result.rows as Array<HeadRow & { horizon: string | number }>)[0];
@@ -197,8 +197,10 @@ export interface SealRow {
 export async function writeSeals(trx: Knex.Transaction, tenantId: string, seals: readonly SealRow[]): Promise<void> {
   const last = seals[seals.length - 1];
   if (!last) return;
-  await trx('audit_seals').insert(seals);
-  await trx('audit_heads').where('tenant_id', tenantId).update({ seq: last.seq, hash: last.hash, last_xact: last.xact, last_id: last.record_id });
+  // One statement: the seals and the head that now points at the last of them (a sealing runs after every burst of commits).
+  const insert = trx('audit_seals').insert(seals).toSQL();
+  const update = trx('audit_heads').where('tenant_id', tenantId).update({ seq: last.seq, hash: last.hash, last_xact: last.xact, last_id: last.record_id }).toSQL();
+  await trx.raw(`WITH inserted AS (${insert.sql}) ${update.sql}`, [...insert.bindings, ...update.bindings] as Knex.RawBinding[]);
 }
 
 /** Seals beyond the head: there are none unless the head was moved back. */

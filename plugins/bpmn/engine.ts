@@ -85,6 +85,8 @@ export class InstanceEngine {
   private trx: Knex.Transaction | undefined;
   /** Set once executed or resumed: a kept engine takes the next input without a resume. */
   private running = false;
+  /** Whether the next activity to start records the variables (a replay from the start reads them there); cloning them at every activity would cost every advance. */
+  private variablesOfFirst = false;
 
   constructor(
     private readonly deps: EngineDeps,
@@ -112,8 +114,9 @@ export class InstanceEngine {
   }
 
   /** Runs one input until the instance only waits (or ends, or fails), in `trx`. */
-  async advance(input: Input, trx: Knex.Transaction): Promise<Advance> {
+  async advance(input: Input, trx: Knex.Transaction, options: { variablesOfFirst?: boolean } = {}): Promise<Advance> {
     this.trx = trx;
+    this.variablesOfFirst = Boolean(options.variablesOfFirst);
     this.history = new Map();
     this.incidents = [];
     this.steps = 0;
@@ -178,7 +181,12 @@ export class InstanceEngine {
     on('activity.start', (api) => {
       if (api.type.endsWith('EventDefinition')) return;
       this.steps += 1;
-      this.history.set(api.executionId, { executionId: api.executionId, activityId: api.id, type: api.type, name: api.name ?? null, startedAt: new Date(), variables: userVariables(this.variables()) });
+      const entry: HistoryEntry = { executionId: api.executionId, activityId: api.id, type: api.type, name: api.name ?? null, startedAt: new Date() };
+      if (this.variablesOfFirst) {
+        entry.variables = userVariables(this.variables());
+        this.variablesOfFirst = false;
+      }
+      this.history.set(api.executionId, entry);
       if (this.steps > this.deps.maxSteps) {
         const err = new StepLimit(`The instance ran ${this.deps.maxSteps} activities without waiting (a loop without a wait state?); stopped.`);
         this.failure ??= err;

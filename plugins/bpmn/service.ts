@@ -6,6 +6,7 @@ import type { Clock } from '../../kernel/types.js';
 import type { RuntimeLog } from '../../kernel/plugin/api.js';
 import { parseDefinition } from './definitions.js';
 import { InstanceEngine, type EngineDeps, type Input } from './engine.js';
+import { WriteBatch } from './batch.js';
 import { newId, taskIdOf } from './ids.js';
 import { DefinitionStore, HistoryStore, IncidentStore, InstanceStore, WaitStore, type DefinitionRow, type InstanceRow } from './store.js';
 
@@ -125,11 +126,14 @@ export class BpmnService {
     const engine = cached && cached.revision === row.revision && input.kind === 'signal'
       ? cached.engine
       : new InstanceEngine({ ...this.engineDeps, maxSteps: this.settings.max_steps, retries: this.settings.retries, log: (level, message, fields) => this.log(row.tenant_id, level, message, fields) }, definition.meta, context, { tenantId: row.tenant_id, id: row.id, businessKey: row.business_key }, row.state_revision === null ? undefined : await new HistoryStore(trx).stateAt(row.tenant_id, row.id, row.state_revision), row.variables);
-    const result = await engine.advance(input, trx);
+    // Variables go into the history only where a replay reads them: the first activity an instance starts.
+    const result = await engine.advance(input, trx, { variablesOfFirst: Boolean(options.fresh) });
     const now = this.clock.now();
     const revision = row.revision + 1;
     const tenantId = row.tenant_id;
-    await new HistoryStore(trx).record(tenantId, row.id, result.history, revision * 100_000);
+    // Everything the advance writes goes in one statement (see WriteBatch).
+    const batch = new WriteBatch();
+    batch.add(new HistoryStore(trx).recordQuery(tenantId, row.id, result.history, revision * 100_000));
     if (result.engineState !== undefined) {
       // A message subscription's key: the variable its message names (rt:correlationKey), else the business key.
       for (const wait of result.waits) {
@@ -141,11 +145,12 @@ export class BpmnService {
       // A task keeps the time it was first seen waiting (its row's created_at), so answers need not read it back.
       const seen = new Map(row.waiting.flatMap((w) => (w.kind === 'task' && w.createdAt ? [[w.executionId, w.createdAt] as const] : [])));
       for (const wait of result.waits) if (wait.kind === 'task') wait.createdAt = seen.get(wait.executionId) ?? now.toISOString();
-      await new WaitStore(trx).replace(tenantId, row.id, row.waiting, result.waits, (executionId) => taskIdOf(row.id, executionId), now, options.completedTask);
-      if (result.state !== 'completed') await new HistoryStore(trx).snapshot(tenantId, row.id, revision, [...new Set(result.waits.map((w) => w.activityId))], result.variables, result.engineState, now);
+      await new WaitStore(trx).replaceInto(batch, tenantId, row.id, row.waiting, result.waits, (executionId) => taskIdOf(row.id, executionId), now, options.completedTask);
+      // An ended instance has nothing to resume: no snapshot.
+      if (result.state !== 'completed') batch.add(new HistoryStore(trx).snapshotQuery(tenantId, row.id, revision, [...new Set(result.waits.map((w) => w.activityId))], result.variables, result.engineState, now));
     }
     for (const incident of result.incidents) {
-      await new IncidentStore(trx).insert({ tenant_id: tenantId, id: newId('bpx'), instance_id: row.id, activity_id: incident.activityId, message: incident.message.slice(0, 4000), state: 'open', created_at: now, resolved_at: null });
+      batch.add(new IncidentStore(trx).insertQuery({ tenant_id: tenantId, id: newId('bpx'), instance_id: row.id, activity_id: incident.activityId, message: incident.message.slice(0, 4000), state: 'open', created_at: now, resolved_at: null }));
       this.log(tenantId, 'error', `Incident on instance ${row.id}${incident.activityId ? ` at ${incident.activityId}` : ''}: ${incident.message}`, { instance: row.id, activity: incident.activityId });
     }
     const snapshotted = result.engineState !== undefined && result.state !== 'completed';
@@ -154,8 +159,9 @@ export class BpmnService {
       waiting: result.engineState !== undefined ? result.waits : row.waiting,
       state_revision: snapshotted ? revision : row.state_revision, ended_at: result.state === 'completed' ? now : null,
     };
-    if (options.fresh) await new InstanceStore(trx).insert(saved);
-    else await new InstanceStore(trx).save(tenantId, row.id, { state: saved.state, variables: saved.variables, waiting: saved.waiting, state_revision: saved.state_revision, revision, updated_at: now, ended_at: saved.ended_at });
+    if (options.fresh) batch.add(new InstanceStore(trx).insertQuery(saved));
+    else batch.add(new InstanceStore(trx).saveQuery(tenantId, row.id, { state: saved.state, variables: saved.variables, waiting: saved.waiting, state_revision: saved.state_revision, revision, updated_at: now, ended_at: saved.ended_at }));
+    await batch.run(trx);
     if (result.state === 'completed') this.log(tenantId, 'info', `Instance ${row.id} completed.`, { instance: row.id });
     if (result.state === 'active' && result.engineState !== undefined) {
       // Kept only once the advance committed: a rolled-back advance must not leave its engine behind.

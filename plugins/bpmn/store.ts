@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { DefinitionMeta } from './definitions.js';
 import type { HistoryEntry, Wait } from './engine.js';
+import { WriteBatch } from './batch.js';
 
 /** All of the plugin's SQL. Every query names the tenant first. */
 
@@ -91,7 +92,28 @@ export class InstanceStore {
   constructor(private readonly db: Db) {}
 
   async insert(row: InstanceRow): Promise<void> {
-    await this.db('bpmn_instances').insert({ ...row, variables: JSON.stringify(row.variables), waiting: JSON.stringify(row.waiting) });
+    await this.insertQuery(row);
+  }
+
+  insertQuery(row: InstanceRow): Knex.QueryBuilder {
+    return this.db('bpmn_instances').insert({ ...row, variables: JSON.stringify(row.variables), waiting: JSON.stringify(row.waiting) });
+  }
+
+  /**
+   * The task and its instance, both locked for this transaction in one statement (completing a
+   * task advances its instance); undefined when the tenant has no such task.
+   */
+  async lockTask(tenantId: string, taskId: string): Promise<{ task: Pick<TaskRow, 'id' | 'state' | 'activity_id' | 'execution_id'>; instance: InstanceRow } | undefined> {
+    const result = await this.db.raw(
+      `SELECT t.id AS task__id, t.state AS task__state, t.activity_id AS task__activity_id, t.execution_id AS task__execution_id, i.*
+         FROM bpmn_tasks t JOIN bpmn_instances i ON i.tenant_id = t.tenant_id AND i.id = t.instance_id
+        WHERE t.tenant_id = ? AND t.id = ? FOR UPDATE`,
+      [tenantId, taskId],
+    );
+    const row = (result.rows as Array<Record<string, unknown>>)[0];
+    if (!row) return undefined;
+    const { task__id: id, task__state: state, task__activity_id: activityId, task__execution_id: executionId, ...instance } = row;
+    return { task: { id: id as string, state: state as TaskRow['state'], activity_id: activityId as string, execution_id: executionId as string }, instance: instance as unknown as InstanceRow };
   }
 
   /** The row, locked for this transaction: the one advance of this instance that may run now. */
@@ -104,10 +126,14 @@ export class InstanceStore {
   }
 
   async save(tenantId: string, id: string, fields: Partial<Pick<InstanceRow, 'state' | 'variables' | 'waiting' | 'state_revision' | 'revision' | 'updated_at' | 'ended_at'>>): Promise<void> {
+    await this.saveQuery(tenantId, id, fields);
+  }
+
+  saveQuery(tenantId: string, id: string, fields: Partial<Pick<InstanceRow, 'state' | 'variables' | 'waiting' | 'state_revision' | 'revision' | 'updated_at' | 'ended_at'>>): Knex.QueryBuilder {
     const update: Record<string, unknown> = { ...fields };
     if (fields.variables !== undefined) update.variables = JSON.stringify(fields.variables);
     if (fields.waiting !== undefined) update.waiting = JSON.stringify(fields.waiting);
-    await this.db('bpmn_instances').where({ tenant_id: tenantId, id }).update(update);
+    return this.db('bpmn_instances').where({ tenant_id: tenantId, id }).update(update);
   }
 
   list(tenantId: string, filters: { state?: string; process_id?: string; business_key?: string }, after: string | undefined, fetch: number): Promise<InstanceRow[]> {
@@ -157,34 +183,45 @@ export class WaitStore {
    * added, vanished ones cancelled), subscriptions and timers replaced.
    */
   async replace(tenantId: string, instanceId: string, previous: readonly Wait[], waits: readonly Wait[], taskId: (executionId: string) => string, now: Date, completed?: { executionId: string; variables: Record<string, unknown> }): Promise<void> {
+    const batch = new WriteBatch();
+    await this.replaceInto(batch, tenantId, instanceId, previous, waits, taskId, now, completed);
+    await batch.run(this.db as Knex.Transaction);
+  }
+
+  /**
+   * The same, with the inserts and the completed task's update added to `batch` (written with
+   * the rest of an advance); what must go before them (deletes, cancellations, rare) runs now.
+   */
+  async replaceInto(batch: WriteBatch, tenantId: string, instanceId: string, previous: readonly Wait[], waits: readonly Wait[], taskId: (executionId: string) => string, now: Date, completed?: { executionId: string; variables: Record<string, unknown> }): Promise<void> {
     const tasksOf = (list: readonly Wait[]) => list.filter((w): w is Extract<Wait, { kind: 'task' }> => w.kind === 'task');
     const waiting = new Set(tasksOf(waits).map((t) => t.executionId));
     const before = new Set(tasksOf(previous).map((t) => t.executionId));
     let gone = [...before].filter((e) => !waiting.has(e));
     // The task this advance completed is closed as completed (with its variables), the others that vanished as cancelled.
     if (completed && gone.includes(completed.executionId)) {
-      await this.db('bpmn_tasks').where({ tenant_id: tenantId, instance_id: instanceId, execution_id: completed.executionId }).update({ state: 'completed', completed_at: now, variables: JSON.stringify(completed.variables) });
+      batch.add(this.db('bpmn_tasks').where({ tenant_id: tenantId, instance_id: instanceId, execution_id: completed.executionId }).update({ state: 'completed', completed_at: now, variables: JSON.stringify(completed.variables) }));
       gone = gone.filter((e) => e !== completed.executionId);
     }
     if (gone.length > 0) await this.db('bpmn_tasks').where({ tenant_id: tenantId, instance_id: instanceId, state: 'open' }).whereIn('execution_id', gone).update({ state: 'cancelled', completed_at: now });
     const added = tasksOf(waits).filter((t) => !before.has(t.executionId));
     if (added.length > 0) {
-      await this.db('bpmn_tasks')
+      batch.add(this.db('bpmn_tasks')
         .insert(added.map((t) => ({ tenant_id: tenantId, id: taskId(t.executionId), instance_id: instanceId, activity_id: t.activityId, execution_id: t.executionId, name: t.name, state: 'open', assignee: null, created_at: t.createdAt ? new Date(t.createdAt) : now })))
-        .onConflict(['tenant_id', 'instance_id', 'execution_id']).ignore();
+        .onConflict(['tenant_id', 'instance_id', 'execution_id']).ignore());
     }
+    // Deletes run before the batch: a row deleted and inserted again in one statement would conflict with itself.
     const subscriptionsOf = (list: readonly Wait[]) => list.filter((w): w is Extract<Wait, { kind: 'message' | 'signal' }> => w.kind === 'message' || w.kind === 'signal');
     if (subscriptionsOf(previous).length > 0) await this.db('bpmn_subscriptions').where({ tenant_id: tenantId, instance_id: instanceId }).delete();
     const subscriptions = subscriptionsOf(waits);
     if (subscriptions.length > 0) {
-      await this.db('bpmn_subscriptions')
+      batch.add(this.db('bpmn_subscriptions')
         .insert(subscriptions.map((s) => ({ tenant_id: tenantId, instance_id: instanceId, kind: s.kind, name: s.name, ref: s.ref, correlation_key: s.correlationKey ?? null, activity_id: s.activityId })))
-        .onConflict(['tenant_id', 'instance_id', 'kind', 'ref', 'activity_id']).ignore();
+        .onConflict(['tenant_id', 'instance_id', 'kind', 'ref', 'activity_id']).ignore());
     }
     const timersOf = (list: readonly Wait[]) => list.filter((w): w is Extract<Wait, { kind: 'timer' }> => w.kind === 'timer');
     if (timersOf(previous).length > 0) await this.db('bpmn_timers').where({ tenant_id: tenantId, instance_id: instanceId }).delete();
     const timers = timersOf(waits);
-    if (timers.length > 0) await this.db('bpmn_timers').insert(timers.map((t) => ({ tenant_id: tenantId, instance_id: instanceId, execution_id: t.executionId, activity_id: t.activityId, due_at: t.dueAt })));
+    if (timers.length > 0) batch.add(this.db('bpmn_timers').insert(timers.map((t) => ({ tenant_id: tenantId, instance_id: instanceId, execution_id: t.executionId, activity_id: t.activityId, due_at: t.dueAt }))));
   }
 
   async clear(tenantId: string, instanceId: string, now: Date, taskState: 'cancelled'): Promise<void> {
@@ -250,12 +287,17 @@ export class HistoryStore {
 
   /** Adds started activities and closes ended ones; a start already recorded keeps its time and variables. */
   async record(tenantId: string, instanceId: string, entries: readonly HistoryEntry[], seqBase: number): Promise<void> {
-    if (entries.length === 0) return;
+    const query = this.recordQuery(tenantId, instanceId, entries, seqBase);
+    if (query) await query;
+  }
+
+  recordQuery(tenantId: string, instanceId: string, entries: readonly HistoryEntry[], seqBase: number): Knex.QueryBuilder | undefined {
+    if (entries.length === 0) return undefined;
     const rows = entries.map((e, i) => ({
       tenant_id: tenantId, instance_id: instanceId, execution_id: e.executionId, activity_id: e.activityId, activity_type: e.type, name: e.name, seq: seqBase + i,
       started_at: e.startedAt ?? e.endedAt ?? new Date(), ended_at: e.endedAt ?? null, outcome: e.outcome ?? null, variables: e.variables ? JSON.stringify(e.variables) : null,
     }));
-    await this.db('bpmn_history').insert(rows).onConflict(['tenant_id', 'instance_id', 'execution_id']).merge({
+    return this.db('bpmn_history').insert(rows).onConflict(['tenant_id', 'instance_id', 'execution_id']).merge({
       ended_at: this.db.raw('coalesce(excluded.ended_at, bpmn_history.ended_at)'),
       outcome: this.db.raw('coalesce(excluded.outcome, bpmn_history.outcome)'),
     });
@@ -267,7 +309,11 @@ export class HistoryStore {
   }
 
   async snapshot(tenantId: string, instanceId: string, revision: number, waiting: string[], variables: Record<string, unknown>, engineState: unknown, now: Date): Promise<void> {
-    await this.db('bpmn_snapshots').insert({ tenant_id: tenantId, instance_id: instanceId, revision, waiting, variables: JSON.stringify(variables), engine_state: JSON.stringify(engineState), created_at: now });
+    await this.snapshotQuery(tenantId, instanceId, revision, waiting, variables, engineState, now);
+  }
+
+  snapshotQuery(tenantId: string, instanceId: string, revision: number, waiting: string[], variables: Record<string, unknown>, engineState: unknown, now: Date): Knex.QueryBuilder {
+    return this.db('bpmn_snapshots').insert({ tenant_id: tenantId, instance_id: instanceId, revision, waiting, variables: JSON.stringify(variables), engine_state: JSON.stringify(engineState), created_at: now });
   }
 
   async stateAt(tenantId: string, instanceId: string, revision: number): Promise<unknown> {
@@ -291,7 +337,11 @@ export class IncidentStore {
   constructor(private readonly db: Db) {}
 
   async insert(row: IncidentRow): Promise<void> {
-    await this.db('bpmn_incidents').insert(row);
+    await this.insertQuery(row);
+  }
+
+  insertQuery(row: IncidentRow): Knex.QueryBuilder {
+    return this.db('bpmn_incidents').insert(row);
   }
 
   get(tenantId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<IncidentRow | undefined> {

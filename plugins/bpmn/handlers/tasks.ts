@@ -3,7 +3,7 @@ import { ApiError } from '../../../kernel/errors.js';
 import { afterKey, pageOf } from '../../../kernel/plugin/api.js';
 import type { Call, Handler } from '../../../kernel/types.js';
 import type { BpmnService } from '../service.js';
-import { IncidentStore, WaitStore, incidentView, taskView } from '../store.js';
+import { IncidentStore, InstanceStore, WaitStore, incidentView, taskView } from '../store.js';
 import { advancedInstance, fullInstance } from './instances.js';
 
 const tenant = (call: Call): string => call.tenantId as string;
@@ -42,11 +42,11 @@ export function taskHandlers(service: BpmnService): Record<string, Handler> {
 
     async completeBpmnTask(call) {
       const variables = service.checkVariables((call.body as { variables?: unknown }).variables);
-      const waits = new WaitStore(call.db);
-      const task = await waits.task(tenant(call), String(call.params.id), { forUpdate: true });
-      if (!task) throw new ApiError('not_found', `No task "${String(call.params.id)}".`);
+      // The task and its instance are locked in one statement.
+      const locked = await new InstanceStore(call.db).lockTask(tenant(call), String(call.params.id));
+      if (!locked) throw new ApiError('not_found', `No task "${String(call.params.id)}".`);
+      const { task, instance: row } = locked;
       if (task.state !== 'open') throw new ApiError('conflict', `Task ${task.id} is already ${task.state}.`);
-      const row = await service.lockInstance(trx(call), tenant(call), task.instance_id);
       if (row.state !== 'active') throw new ApiError('conflict', `Instance ${row.id} is ${row.state}; its tasks cannot be completed now.`);
       const saved = await service.advance(trx(call), row, { kind: 'signal', ref: task.activity_id, executionId: task.execution_id, variables }, { completedTask: { executionId: task.execution_id, variables } });
       // The advance closes the task as completed. When it fails (an incident), the instance keeps its

@@ -40,6 +40,34 @@ describe('audit sealer', () => {
       expect((await verify('busy')).body).to.include({ valid: true, records: 2, unsealed: 0 });
     });
 
+    it('waits for a head another instance holds (its first try does not wait), then chains', async () => {
+      await k.request('POST', '/notes', { body: { id: 'before-held', title: 'Makes the head' }, headers: as('alice', 'held-head') });
+      expect((await verify('held-head')).body).to.include({ valid: true, records: 1, unsealed: 0 });
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let locked: () => void = () => undefined;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      const holder = db().transaction(async (trx) => {
+        await trx.raw(`SELECT 1 FROM audit_heads WHERE tenant_id = 'held-head' FOR UPDATE`);
+        locked();
+        await held;
+      });
+      await isLocked;
+      expect((await k.request('POST', '/notes', { body: { id: 'while-held', title: 'Sealed after the wait' }, headers: as('alice', 'held-head') })).status).to.equal(201);
+      // The sealer's no-wait try fails on the held head; its second try waits for it.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const [head] = (await db()('audit_heads').where({ tenant_id: 'held-head' }).select('seq')) as Array<{ seq: string | number }>;
+      expect(Number(head?.seq)).to.equal(1);
+      release();
+      await holder;
+      let body: Record<string, unknown> = {};
+      for (let attempt = 0; attempt < 50 && body.records !== 2; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        body = (await verify('held-head')).body as Record<string, unknown>;
+      }
+      expect(body).to.include({ valid: true, records: 2, unsealed: 0 });
+    });
+
     it('chains nothing behind a transaction still running, and chains its record first once it commits', async () => {
       let release: () => void = () => undefined;
       const held = new Promise<void>((resolve) => (release = resolve));
