@@ -164,15 +164,15 @@ export function postgresBackend(): StreamBackend {
  */
 async function appendToOnePartition(db: Db, stream: StreamRef, messages: readonly NewMessage[], now: Date): Promise<Appended[]> {
   const partition = (messages[0] as NewMessage).partition;
-  const values = messages.map((m, i) => ({ i, id: m.id, key: m.key, headers: m.headers, content_type: m.contentType, body: m.body.toString('base64'), replay_of: m.replayOf }));
+  const values = messages.map((m, i) => ({ i, id: m.id, key: m.key, headers: m.headers, content_type: m.contentType, body: m.body.toString('base64'), replay_of: m.replayOf, codec: m.writer?.codec ?? null, codec_revision: m.writer?.revision ?? null }));
   const inserted = await rows<{ id: string; offset: string | number }>(
     db,
     `WITH counter AS (
        UPDATE streams_partitions SET next_offset = next_offset + ? WHERE tenant_id = ? AND stream_uid = ? AND partition = ? RETURNING next_offset - ? AS first
      )
-     INSERT INTO streams_messages (tenant_id, stream_uid, partition, "offset", id, stream, key, headers, content_type, body, size, published_at, replay_of)
-     SELECT ?, ?, ?, counter.first + v.i, v.id, ?, v.key, v.headers, v.content_type, decode(v.body, 'base64'), octet_length(decode(v.body, 'base64')), ?::timestamptz, v.replay_of
-       FROM counter, jsonb_to_recordset(?::jsonb) AS v(i integer, id text, key text, headers jsonb, content_type text, body text, replay_of text)
+     INSERT INTO streams_messages (tenant_id, stream_uid, partition, "offset", id, stream, key, headers, content_type, body, size, published_at, replay_of, codec, codec_revision)
+     SELECT ?, ?, ?, counter.first + v.i, v.id, ?, v.key, v.headers, v.content_type, decode(v.body, 'base64'), octet_length(decode(v.body, 'base64')), ?::timestamptz, v.replay_of, v.codec, v.codec_revision
+       FROM counter, jsonb_to_recordset(?::jsonb) AS v(i integer, id text, key text, headers jsonb, content_type text, body text, replay_of text, codec text, codec_revision integer)
      RETURNING id, "offset"`,
     [messages.length, stream.tenantId, stream.uid, partition, messages.length, stream.tenantId, stream.uid, partition, stream.id, now.toISOString(), JSON.stringify(values)],
   );
