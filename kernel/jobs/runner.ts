@@ -41,7 +41,11 @@ export class LeaseLostError extends Error {
 }
 
 const JOB_NAME = /^[a-z][a-z0-9_.-]{0,99}$/;
-/** One lease per live instance (key: its holder name), for sharing the keys of keyed jobs fairly. */
+/**
+ * One lease per live instance and keyed job kind (name `~instances:<job>`, key: the holder), for
+ * sharing that job's keys fairly among the instances that run it — an instance without the
+ * plugin that contributes the job must not count toward its share.
+ */
 const PRESENCE = '~instances';
 const PRESENCE_FORGOTTEN_MS = 3_600_000;
 const MAX_RETRY_MS = 60_000;
@@ -93,7 +97,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const outbox = createWakeOutbox(events, holder, logger);
   const jobs = new Map<string, Job>();
   const inflight = new Set<Promise<unknown>>();
-  const presence = { lease: null as Lease | null, busy: false, at: 0, live: 1 };
+  const presence = { leases: new Map<string, Lease>(), busy: false, at: 0, live: new Map<string, number>() };
   let timer: NodeJS.Timeout | undefined;
   let timerAt = Infinity;
   let started = false;
@@ -127,7 +131,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const live = (job: Job): Unit[] => [...job.units.values()].filter((u) => !u.retired);
   const heldCount = (job: Job): number => live(job).filter((u) => (u.lease && u.busy !== 'release') || u.busy === 'acquire').length;
   /** This instance's fair part of a keyed job's keys. */
-  const share = (job: Job): number => Math.ceil(live(job).length / Math.max(1, presence.live));
+  const share = (job: Job): number => Math.ceil(live(job).length / Math.max(1, presence.live.get(job.spec.name) ?? 1));
   const mayTake = (job: Job): boolean => !keyed(job) || heldCount(job) < share(job);
   const overShare = (job: Job): boolean => keyed(job) && heldCount(job) > share(job);
 
@@ -335,16 +339,19 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       });
   }
 
-  /** Keeps this instance's presence lease and counts the live instances (only while a keyed job exists). */
+  /** Keeps this instance's presence leases and counts the live instances per keyed job (only while a keyed job exists). */
   function stepPresence(now: number): void {
     if (presence.busy || now < presence.at) return;
     presence.busy = true;
     void track(
       (async () => {
-        const result = await acquireLease(db, PRESENCE, holder, holder, options.leaseMs);
-        if ('lease' in result) presence.lease = result.lease;
-        presence.live = Math.max(1, await countLive(db, PRESENCE));
-        await pruneLapsed(db, PRESENCE, PRESENCE_FORGOTTEN_MS);
+        for (const job of [...jobs.values()].filter(keyed)) {
+          const name = `${PRESENCE}:${job.spec.name}`;
+          const result = await acquireLease(db, name, holder, holder, options.leaseMs);
+          if ('lease' in result) presence.leases.set(job.spec.name, result.lease);
+          presence.live.set(job.spec.name, Math.max(1, await countLive(db, name)));
+          await pruneLapsed(db, name, PRESENCE_FORGOTTEN_MS);
+        }
       })(),
     )
       .catch((err: unknown) => logger.debug({ err }, 'instance presence could not be renewed'))
@@ -459,7 +466,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
           logger.warn({ jobs: units.filter((u) => u.running).map((u) => u.job.spec.name) }, 'jobs still running at shutdown; their leases are left to lapse');
         }
         const releases = units.flatMap((u) => (u.lease && !u.running && !u.busy ? [release(u, u.lease)] : []));
-        if (presence.lease) releases.push(releaseLease(db, presence.lease).then(() => undefined));
+        for (const lease of presence.leases.values()) releases.push(releaseLease(db, lease).then(() => undefined));
         await within(Promise.allSettled(releases).then(() => outbox.flush()), until);
       })();
       return stopped;

@@ -135,6 +135,22 @@ describe('job runner: two instances on one database', function () {
     expect(overlaps(log.runs)).to.deep.equal([]);
   });
 
+  it('counts toward a keyed job\'s share only the instances that run that job', async () => {
+    const log = recorder();
+    const keys = ['q0', 'q1', 'q2', 'q3'];
+    const [a, b] = [await start('a'), await start('b')];
+    // a runs the job; b runs only another keyed job (a kernel without the plugin that contributes the first).
+    a.runner.register({ name: 'test.owned', keys: () => keys, intervalMs: 50, run: (ctx) => log.run(ctx, () => sleep(10, ctx.signal)) });
+    b.runner.register({ name: 'test.other', keys: () => ['x'], intervalMs: 50, run: (ctx) => log.run(ctx, () => sleep(10, ctx.signal)) });
+    a.runner.start();
+    b.runner.start();
+    const allHeldByA = async () => (await Promise.all(keys.map(async (key) => (await holderOf(a, 'test.owned', key))?.holder))).every((h) => h === 'a');
+    expect(await waitFor(allHeldByA, 15_000)).to.equal(true);
+    // Held for good, not only until b's presence is counted: b's presence renews every third of the lease.
+    await sleep(1500);
+    expect(await allHeldByA()).to.equal(true);
+  });
+
   it('logs and counts a failing run, retries it with backoff, and keeps running the other jobs', async () => {
     const log = recorder();
     const a = await start('a');
