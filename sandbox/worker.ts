@@ -7,6 +7,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { newQuickJSWASMModule, newVariant, RELEASE_SYNC, type QuickJSWASMModule } from 'quickjs-emscripten';
+import { limitMessage } from './errors.js';
 import { Session } from './evaluate.js';
 import type { RunRequest, WorkerMessage, WorkerOptions } from './protocol.js';
 
@@ -18,7 +19,16 @@ const PAGE = 64 * 1024;
 // escape it), so the worker's WebAssembly memory itself has a ceiling: past it malloc fails and
 // QuickJS throws "out of memory" like at its own limit.
 const { Memory } = (globalThis as unknown as { WebAssembly: { Memory: new (descriptor: { initial: number; maximum: number }) => object } }).WebAssembly;
-const memory = new Memory({ initial: 256, maximum: Math.ceil(options.memoryCapBytes / PAGE) });
+const memory = new Memory({ initial: 256, maximum: Math.ceil(options.memoryCapBytes / PAGE) }) as { buffer: ArrayBuffer };
+const ceilingBytes = Math.ceil(options.memoryCapBytes / PAGE) * PAGE;
+/**
+ * Whether the heap has grown to its ceiling. An allocation that fails inside a promise job
+ * becomes that promise's rejection, which nobody may be watching (a chain that schedules itself
+ * forever then just stops): a run that filled the heap has hit the memory limit, whatever it
+ * reported. Such a worker also retires, so the next run starts with a small heap and its own
+ * ceiling.
+ */
+const heapAtCeiling = (): boolean => memory.buffer.byteLength >= ceilingBytes;
 const quickjs: QuickJSWASMModule = await newQuickJSWASMModule(newVariant(RELEASE_SYNC, { wasmMemory: memory as never }));
 
 let spare: Session | undefined;
@@ -36,7 +46,12 @@ port.on('message', (request: RunRequest) => {
   if (request.type !== 'run') return;
   try {
     const session = nextSession();
-    const result = session.run(request.job, request.limits, options);
+    let result = session.run(request.job, request.limits, options);
+    if (result.error?.limit === undefined && heapAtCeiling()) {
+      // An error without a limit may be the failed allocation itself, described as well as a full heap allows.
+      const { result: _dropped, ...rest } = result;
+      result = { ...rest, ok: false, error: { message: limitMessage('memory', request.limits.memory_bytes), limit: 'memory' } };
+    }
     if (result.ok) {
       // The answer goes first; freeing the run's heap happens while it travels (before the next
       // run, so the memory ceiling is the next run's alone).
@@ -46,7 +61,7 @@ port.on('message', (request: RunRequest) => {
       // A failed run may have left the interpreter damaged (QuickJS can leak objects on an
       // out-of-memory path, and then fails to free the runtime): free it before answering, so a
       // worker that must retire says so with this answer, before the host gives it another run.
-      let retire = false;
+      let retire = heapAtCeiling();
       try {
         session.dispose();
       } catch {
