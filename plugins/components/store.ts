@@ -24,24 +24,13 @@ export interface Component {
   updated_at: string;
 }
 
-/** A row as stored, secrets still sealed. */
-export interface ComponentRow {
-  id: string;
-  tenant_id: string;
-  name: string;
-  description: string;
-  type: string;
-  stream: string | null;
-  state: ComponentState;
-  desired_state: DesiredState;
+/** A row as stored, secrets still sealed: the fields the API shows as they are, plus the stored-only ones. */
+export interface ComponentRow extends Pick<Component, 'id' | 'tenant_id' | 'name' | 'description' | 'type' | 'stream' | 'state' | 'desired_state' | 'tags' | 'config' | 'revision'> {
   last_error: string | null;
   state_since: Date | string;
-  tags: string[];
-  config: Record<string, unknown>;
   secrets: string | null;
   secret_fields: string[];
   generation: number;
-  revision: number;
   created_at: Date | string;
   updated_at: Date | string;
 }
