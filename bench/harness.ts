@@ -1,18 +1,25 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { fromRoot } from '../kernel/paths.js';
+import { productNodeFlags } from './product-node-flags.js';
 
 export interface Running {
   url: string;
+  /** The target's process id (its CPU time is read from /proc). */
+  pid: number;
   stop(): Promise<void>;
 }
 
+/** Targets that run the kernel itself: they run with the flags `npm start` gives it; floors and baselines with Node's defaults. */
+const KERNEL_TARGETS = new Set(['kernel']);
+
 /** Starts a benchmark target (dist/bench/targets/<name>.js) in its own process. */
 export async function startTarget(name: string, env: Record<string, string>): Promise<Running> {
-  const child: ChildProcess = spawn(process.execPath, [fromRoot('dist', 'bench', 'targets', `${name}.js`)], {
+  const flags = KERNEL_TARGETS.has(name) ? productNodeFlags() : [];
+  const child: ChildProcess = spawn(process.execPath, [...flags, fromRoot('dist', 'bench', 'targets', `${name}.js`)], {
     env: { ...process.env, RUNTIME_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -28,6 +35,7 @@ export async function startTarget(name: string, env: Record<string, string>): Pr
   child.stdout?.resume();
   return {
     url,
+    pid: child.pid as number,
     stop: () =>
       new Promise<void>((resolve) => {
         child.once('exit', () => resolve());
@@ -79,22 +87,55 @@ function figuresOf(result: Awaited<ReturnType<typeof autocannon>>): Figures {
   };
 }
 
+/** CPU time every thread of a process has run so far, in µs (schedstat counts in ns, not in 10 ms ticks as /proc/<pid>/stat does). */
+function processCpuMicros(pid: number): number {
+  let ns = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return ns / 1000;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((p, q) => p - q);
+  const middle = sorted.length / 2;
+  return sorted.length % 2 === 1 ? (sorted[Math.floor(middle)] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/** A window's figures, with the target's CPU µs per request served in it. */
+export interface WindowFigures extends Figures {
+  cpu_us_per_request: number;
+}
+
 /**
  * Throughput of two running targets measured in short alternating windows (the order flips
  * each round), so a neighbour's burst on a shared machine falls on both alike. Returns each
- * side's best window and the median of the per-round ratios a/b.
+ * side's best window and the median of the per-round ratios a/b. Beside it, the ratio of the
+ * targets' CPU time per request (b's over a's, median of rounds): on a machine where the load
+ * generator shares the cores, throughput also measures the generator (a response with more
+ * headers costs it more to parse) and whoever else runs, while a target's own CPU time per
+ * request is its cost alone.
  */
-export async function interleavedLoad(a: Running, b: Running, options: LoadOptions, rounds: number): Promise<{ a: Figures; b: Figures; ratio: number; ratios: number[] }> {
+export async function interleavedLoad(a: Running, b: Running, options: LoadOptions, rounds: number): Promise<{ a: WindowFigures; b: WindowFigures; ratio: number; ratios: number[]; ratio_cpu: number; ratios_cpu: number[] }> {
   const request = { method: options.method ?? 'GET', path: options.path, headers: options.headers ?? {} };
   const connections = options.connections ?? 16;
-  const window = async (target: Running, seconds: number): Promise<Figures> =>
-    figuresOf(await autocannon({ url: target.url, connections, duration: seconds, requests: [request] }));
+  const window = async (target: Running, seconds: number): Promise<WindowFigures> => {
+    const cpuBefore = processCpuMicros(target.pid);
+    const result = await autocannon({ url: target.url, connections, duration: seconds, requests: [request] });
+    const cpu = processCpuMicros(target.pid) - cpuBefore;
+    return { ...figuresOf(result), cpu_us_per_request: Math.round((cpu / Math.max(1, result.requests.total)) * 100) / 100 };
+  };
   await window(a, 1);
   await window(b, 1);
-  const best = (x: Figures | undefined, y: Figures): Figures => (!x || y.rps > x.rps ? y : x);
-  let bestA: Figures | undefined;
-  let bestB: Figures | undefined;
+  const best = (x: WindowFigures | undefined, y: WindowFigures): WindowFigures => (!x || y.rps > x.rps ? y : x);
+  let bestA: WindowFigures | undefined;
+  let bestB: WindowFigures | undefined;
   const ratios: number[] = [];
+  const ratiosCpu: number[] = [];
   for (let round = 0; round < rounds; round++) {
     const first = round % 2 === 0;
     const x = await window(first ? a : b, options.seconds ?? 2);
@@ -103,11 +144,9 @@ export async function interleavedLoad(a: Running, b: Running, options: LoadOptio
     bestA = best(bestA, fa);
     bestB = best(bestB, fb);
     ratios.push(ratio(fa.rps, fb.rps));
+    ratiosCpu.push(ratio(fb.cpu_us_per_request, fa.cpu_us_per_request));
   }
-  const sorted = [...ratios].sort((p, q) => p - q);
-  const middle = sorted.length / 2;
-  const median = sorted.length % 2 === 1 ? (sorted[Math.floor(middle)] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-  return { a: bestA as Figures, b: bestB as Figures, ratio: Math.round(median * 1000) / 1000, ratios };
+  return { a: bestA as WindowFigures, b: bestB as WindowFigures, ratio: Math.round(median(ratios) * 1000) / 1000, ratios, ratio_cpu: Math.round(median(ratiosCpu) * 1000) / 1000, ratios_cpu: ratiosCpu };
 }
 
 /** Sequential single-connection latency: the figure for "within N× the latency of". */
@@ -200,6 +239,8 @@ export interface BootFigures {
   rss_peak_mb: number;
   /** The kernel's own account of where the time went (its `serving` log line's boot_ms). */
   phases_ms?: Record<string, number>;
+  /** CPU milliseconds of each phase (the kernel's boot_cpu_ms): less inflated than wall time by other work on the machine. */
+  phases_cpu_ms?: Record<string, number>;
 }
 
 /**
@@ -209,16 +250,19 @@ export interface BootFigures {
 export async function bootProcess(env: Record<string, string | undefined>, idleMs: number): Promise<BootFigures> {
   const port = await freePort();
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, [fromRoot('dist', 'kernel', 'main.js')], {
+  const child = spawn(process.execPath, [...productNodeFlags(), fromRoot('dist', 'kernel', 'main.js')], {
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
   let phases: Record<string, number> | undefined;
+  let phasesCpu: Record<string, number> | undefined;
   createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
     if (!line.includes('"boot_ms"')) return;
     try {
-      phases = (JSON.parse(line) as { boot_ms?: Record<string, number> }).boot_ms;
+      const serving = JSON.parse(line) as { boot_ms?: Record<string, number>; boot_cpu_ms?: Record<string, number> };
+      phases = serving.boot_ms;
+      phasesCpu = serving.boot_cpu_ms;
     } catch {
       // Not the kernel's JSON log line.
     }
@@ -247,7 +291,7 @@ export async function bootProcess(env: Record<string, string | undefined>, idleM
       if (readyMs === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
     }
     await new Promise((resolve) => setTimeout(resolve, idleMs));
-    return { ready_ms: readyMs, cpu_ms: cpuMs, rss_idle_mb: procStatus(pid, 'VmRSS'), rss_peak_mb: procStatus(pid, 'VmHWM'), ...(phases ? { phases_ms: phases } : {}) };
+    return { ready_ms: readyMs, cpu_ms: cpuMs, rss_idle_mb: procStatus(pid, 'VmRSS'), rss_peak_mb: procStatus(pid, 'VmHWM'), ...(phases ? { phases_ms: phases } : {}), ...(phasesCpu ? { phases_cpu_ms: phasesCpu } : {}) };
   } finally {
     if (exitCode === undefined) {
       child.kill('SIGTERM');

@@ -9,9 +9,10 @@ const SPAN_SECONDS = 30 * 86_400;
 /**
  * Seeds one tenant directly with generate_series: a stream of 8 partitions holding `messages`
  * messages published over the last 30 days, one delivery per message to one of `workflows`
- * workflows (one in a thousand dead), and each workflow's consumer offsets a little behind.
+ * workflows (one in a thousand dead, each an open dead letter), and each workflow's consumer
+ * offsets a little behind.
  */
-async function seedTenant(knex: knexFactory.Knex, tenant: string, messages: number, workflows: number): Promise<void> {
+export async function seedTenant(knex: knexFactory.Knex, tenant: string, messages: number, workflows: number): Promise<void> {
   const uid = `${tenant}-in`;
   const step = SPAN_SECONDS / messages;
   await knex.raw(`INSERT INTO streams_streams (tenant_id, id, uid, name, partitions, revision, created_at, updated_at) VALUES (?, 'in', ?, 'in', 8, 1, now(), now())`, [tenant, uid]);
@@ -23,12 +24,14 @@ async function seedTenant(knex: knexFactory.Knex, tenant: string, messages: numb
     [tenant, uid, messages, step, messages],
   );
   await knex.raw(
-    `INSERT INTO streams_deliveries (tenant_id, message_id, workflow, revision, run_id, attempt, status, error, outputs, at)
+    `INSERT INTO streams_deliveries (tenant_id, message_id, workflow, revision, run_id, attempt, status, error, outputs, at, published_at)
      SELECT ?, 'msg_' || lpad(g::text, 27, '0'), 'wf-' || (g % ?::int), 1, 'run-' || g, 1, CASE WHEN g % 1000 = 999 THEN 'dead' ELSE 'processed' END, NULL, '[]',
-            now() - make_interval(secs => (?::bigint - g) * ?::float8) + interval '40 milliseconds'
-       FROM generate_series(0, ?::int - 1) g`,
-    [tenant, workflows, messages, step, messages],
+            published_at + interval '40 milliseconds', published_at
+       FROM generate_series(0, ?::int - 1) g, LATERAL (SELECT now() - make_interval(secs => (?::bigint - g) * ?::float8) AS published_at) p`,
+    [tenant, workflows, messages, messages, step],
   );
+  // The open dead letters, as the worker opens one with each dead delivery (none was redriven).
+  await knex.raw(`INSERT INTO streams_dead_letters (tenant_id, workflow, message_id, at) SELECT tenant_id, workflow, message_id, at FROM streams_deliveries WHERE tenant_id = ? AND status = 'dead'`, [tenant]);
   await knex.raw(
     `INSERT INTO streams_consumer_offsets (tenant_id, stream_uid, consumer, partition, committed_offset, updated_at)
      SELECT ?, ?, 'wf-' || w, p.partition, greatest(p.next_offset - 10, 0), now() FROM generate_series(0, ?::int - 1) w CROSS JOIN streams_partitions p WHERE p.tenant_id = ? AND p.stream_uid = ?`,

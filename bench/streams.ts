@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { connect } from 'nats';
+import autocannon from 'autocannon';
+import { connect, type JetStreamClient, type NatsConnection } from 'nats';
 import { load, ratio, startTarget, type Figures, type Running } from './harness.js';
 import type { BenchContext, Scenario } from './scenarios.js';
 
@@ -31,30 +32,50 @@ async function createBenchStream(url: string): Promise<void> {
 
 const publish = { path: '/streams/bench/messages', method: 'POST', body: BATCH, connections: CONNECTIONS, seconds: SECONDS };
 
-/** Raw JetStream publishes of the same batches: CONNECTIONS workers, each publishing 100 messages and awaiting their acks. */
-async function rawNats(): Promise<number> {
+/** A JetStream stream of its own for the raw publishes and the Koa floor, deleted after. */
+async function withRawStream<T>(work: (subject: string, nc: NatsConnection) => Promise<T>): Promise<T> {
   const suffix = randomBytes(4).toString('hex');
   const subject = `bench.raw.${suffix}`;
   const stream = `BENCH_RAW_${suffix}`;
-  const nc = await connect({ servers: NATS_URL });
+  // The same client options as the backend's connection (no async traces), so the sides differ only in what they do.
+  const nc = await connect({ servers: NATS_URL, noAsyncTraces: true });
   const jsm = await nc.jetstreamManager();
   await jsm.streams.add({ name: stream, subjects: [subject], allow_direct: true });
-  const js = nc.jetstream();
+  try {
+    return await work(subject, nc);
+  } finally {
+    await jsm.streams.delete(stream);
+    await nc.drain();
+  }
+}
+
+/** Raw JetStream publishes of the same batches for `seconds`: CONNECTIONS workers, each publishing 100 messages and awaiting their acks; batches/s. */
+async function rawWindow(js: JetStreamClient, subject: string, seconds: number): Promise<number> {
   const body = Buffer.from(JSON.stringify({ key: 'k', value: VALUE }));
   let batches = 0;
-  const run = async (until: number, count: boolean): Promise<void> => {
-    while (Date.now() < until) {
-      await Promise.all(Array.from({ length: 100 }, () => js.publish(subject, body)));
-      if (count) batches++;
-    }
-  };
-  await Promise.all(Array.from({ length: CONNECTIONS }, () => run(Date.now() + 1000, false)));
   const start = Date.now();
-  await Promise.all(Array.from({ length: CONNECTIONS }, () => run(start + SECONDS * 1000, true)));
-  const perSecond = batches / ((Date.now() - start) / 1000);
-  await jsm.streams.delete(stream);
-  await nc.drain();
-  return Math.round(perSecond);
+  const until = start + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (Date.now() < until) {
+        await Promise.all(Array.from({ length: 100 }, () => js.publish(subject, body)));
+        batches++;
+      }
+    }),
+  );
+  return Math.round((batches / ((Date.now() - start) / 1000)) * 100) / 100;
+}
+
+/** One autocannon window of the publish request on a running target (no warm-up); requests/s. */
+async function httpWindow(url: string, seconds: number): Promise<Figures> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, requests: [{ method: 'POST', path: publish.path, headers: { 'content-type': 'application/json' }, body: BATCH }] });
+  return { rps: Math.round(result.requests.average * 100) / 100, p99_ms: result.latency.p99, mean_ms: Math.round(result.latency.mean * 100) / 100, errors: result.errors + result.non2xx };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /**
@@ -80,11 +101,13 @@ async function readRate(url: string): Promise<number> {
 /**
  * `npm run bench streams`: (a) batch publish of 100 × 1 KiB over REST vs a hand-written Koa handler
  * doing the same offsets and multi-row INSERT (target ≥ 0.8×); (b) the nats backend's REST publish
- * vs raw JetStream publishes of the same messages (target ≥ 0.7×); (c) messages/s read by offset.
+ * vs raw JetStream publishes of the same messages (target ≥ 0.7×), and vs a hand-written Koa
+ * handler publishing the same HTTP batches to JetStream (the floor of any REST publish);
+ * (c) messages/s read by offset.
  */
 export const streamsScenario: Scenario = {
   name: 'streams',
-  title: 'streams: batch publish vs hand-written INSERT (≥ 0.8×), nats REST vs raw JetStream (≥ 0.7×), read msgs/s',
+  title: 'streams: batch publish vs hand-written INSERT (≥ 0.8×), nats REST vs raw JetStream (≥ 0.7×) and vs a Koa+JetStream floor, read msgs/s',
   async run(context) {
     // BENCH_STREAMS_PART=postgres|nats runs one half alone (while working on it); both by default.
     const part = process.env.BENCH_STREAMS_PART;
@@ -121,35 +144,70 @@ async function postgresPart(context: BenchContext): Promise<Record<string, unkno
   };
 }
 
-/** (b) and (c) on the nats backend. */
+/**
+ * (b) and (c) on the nats backend. Beside raw in-process publishes (the issue's ratio), a
+ * hand-written Koa handler publishing the same HTTP batches to JetStream: the floor any REST
+ * publish pays for HTTP and a 140 KB JSON body. When that floor is itself under 0.7× of raw, 0.7×
+ * of raw is out of reach for any REST implementation, and REST ≥ 0.7× of the floor is the fair
+ * target (as (a) compares with a hand-written Koa handler).
+ *
+ * The kernel and the floor run side by side (an idle one costs nothing), and the three sides take
+ * turns in short windows, the order rotating each round, so a neighbour's burst on this shared
+ * machine falls on all alike: the ratios are medians of the rounds' ratios, the figures each side's best window.
+ */
 async function natsPart(context: BenchContext): Promise<Record<string, unknown>> {
   const natsEnv = kernelEnv(context, { backend: 'nats', nats: { url: NATS_URL } });
-  // Raw and REST alternate (raw, REST, REST, raw) and each side keeps its best, as in (a): the
-  // machine's load drifts during a run, and neither side should get only the quiet minutes.
-  let raw = 0;
-  let natsRest = undefined as { figures: Figures; reads: number } | undefined;
-  for (const side of ['raw', 'rest', 'rest', 'raw'] as const) {
-    if (side === 'raw') raw = Math.max(raw, await rawNats());
-    else {
-      const run = await withTarget('kernel', natsEnv, async (t) => {
-        await fetch(`${t.url}/streams/bench`, { method: 'DELETE' });
-        await createBenchStream(t.url);
-        const figures = await load(t.url, publish);
-        const reads = await readRate(t.url);
-        await fetch(`${t.url}/streams/bench`, { method: 'DELETE' });
-        return { figures, reads };
-      });
-      const reads = Math.max(natsRest?.reads ?? 0, run.reads);
-      natsRest = !natsRest || run.figures.rps > natsRest.figures.rps ? { figures: run.figures, reads } : { ...natsRest, reads };
-    }
-  }
-  if (!natsRest) throw new Error('no nats run');
-  const natsRatio = ratio(natsRest.figures.rps, raw);
-  return {
-    nats_rest_publish: natsRest.figures,
-    nats_raw_batches_per_s: raw,
-    nats_ratio: natsRatio,
-    nats_meets_target_0_7: natsRatio >= 0.7,
-    read_nats_msgs_per_s: natsRest.reads,
-  };
+  const rounds = Number(process.env.BENCH_STREAMS_ROUNDS ?? 6);
+  const windowSeconds = 3;
+  return withRawStream((subject, nc) =>
+    withTarget('streams-nats-floor', { BENCH_NATS_SUBJECT: subject, NATS_URL }, (floorTarget) =>
+      withTarget('kernel', natsEnv, async (kernel) => {
+        await fetch(`${kernel.url}/streams/bench`, { method: 'DELETE' });
+        await createBenchStream(kernel.url);
+        const js = nc.jetstream();
+        const sides = {
+          raw: async () => ({ rps: await rawWindow(js, subject, windowSeconds) }) as Pick<Figures, 'rps'> & Partial<Figures>,
+          floor: () => httpWindow(floorTarget.url, windowSeconds),
+          rest: () => httpWindow(kernel.url, windowSeconds),
+        };
+        // Warm-up: one second of each.
+        await rawWindow(js, subject, 1);
+        await httpWindow(floorTarget.url, 1);
+        await httpWindow(kernel.url, 1);
+        const best: Record<string, Partial<Figures>> = {};
+        const ratios = { rest_raw: [] as number[], rest_floor: [] as number[], floor_raw: [] as number[] };
+        const orders = [['raw', 'floor', 'rest'], ['rest', 'floor', 'raw'], ['floor', 'rest', 'raw']] as const;
+        for (let round = 0; round < rounds; round++) {
+          const got: Record<string, number> = {};
+          for (const side of orders[round % orders.length] as readonly (keyof typeof sides)[]) {
+            const figures = await sides[side]();
+            got[side] = figures.rps;
+            if (!best[side] || figures.rps > (best[side].rps ?? 0)) best[side] = figures;
+          }
+          ratios.rest_raw.push(ratio(got.rest as number, got.raw as number));
+          ratios.rest_floor.push(ratio(got.rest as number, got.floor as number));
+          ratios.floor_raw.push(ratio(got.floor as number, got.raw as number));
+        }
+        const reads = process.env.BENCH_STREAMS_READS === '0' ? 0 : await readRate(kernel.url);
+        await fetch(`${kernel.url}/streams/bench`, { method: 'DELETE' });
+        const natsRatio = ratio(median(ratios.rest_raw), 1);
+        const restToFloor = ratio(median(ratios.rest_floor), 1);
+        const floorToRaw = ratio(median(ratios.floor_raw), 1);
+        return {
+          nats_rest_publish: best.rest,
+          nats_koa_floor_publish: best.floor,
+          nats_raw_batches_per_s: best.raw?.rps,
+          nats_ratio: natsRatio,
+          nats_meets_target_0_7: natsRatio >= 0.7,
+          nats_rest_to_koa_floor: restToFloor,
+          nats_koa_floor_to_raw: floorToRaw,
+          // Under 0.7 here, no REST publish can reach 0.7× of raw; the fair target is then 0.7× of the floor.
+          nats_raw_target_reachable: floorToRaw >= 0.7,
+          nats_meets_floor_target_0_7: restToFloor >= 0.7,
+          nats_round_ratios: ratios,
+          read_nats_msgs_per_s: reads,
+        };
+      }),
+    ),
+  );
 }

@@ -1,6 +1,6 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 import type { KernelConfig } from './config/types.js';
-import { connectDatabase, type Database } from './db/connect.js';
+import { connectDatabase, databaseIsNew, prefetchDatabase, type Database } from './db/connect.js';
 import { compileRoute } from './manifest/compile.js';
 import { ConformanceError } from './manifest/conformance.js';
 import { PluginLoadError, type ResolvedPlugin } from './plugin/resolve.js';
@@ -9,8 +9,10 @@ import { createHttpApp } from './http/app.js';
 import { createHttpServer } from './http/server.js';
 import { createRealtime } from './realtime/index.js';
 import { resolvePlugins } from './boot/resolve.js';
-import { migrateAll, migrationKey, migrationOwners } from './boot/migrate.js';
+import { migrationKey, migrationOwners, pluginOwner, startMigrating } from './boot/migrate.js';
+import type { MigrationRun } from './db/migrate.js';
 import { createCoreServices, type CoreServices } from './boot/services.js';
+import { preparePlugins } from './boot/prepare.js';
 import { setUpPlugins } from './boot/setup.js';
 import { wireContributions } from './boot/wire.js';
 import { checkBoot } from './boot/conformance.js';
@@ -31,6 +33,8 @@ export interface Kernel {
   readonly endpoints: readonly Endpoint[];
   /** Milliseconds each boot phase took (kernel/boot/timing.ts). */
   readonly bootTimings: BootTimings;
+  /** CPU milliseconds of the process during each boot phase, every thread counted. */
+  readonly bootCpuTimings: BootTimings;
   /** Starts serving on the configured host and port; resolves with the bound address. */
   listen(): Promise<{ port: number; url: string }>;
   /** Drains in-flight requests, stops plugins and closes the database. Safe to call twice. */
@@ -65,24 +69,56 @@ function databaseUsers(plugins: readonly ResolvedPlugin[]): Set<string> {
   return new Set(plugins.filter(uses).map((p) => p.definition.id));
 }
 
+/** An open database and the migration run begun on it. */
+interface Migrating {
+  database: Database;
+  run: MigrationRun;
+}
+
+function migrating(database: Database): Migrating {
+  return { database, run: startMigrating(database) };
+}
+
 /**
- * Boots a kernel in named phases (the files in kernel/boot/): resolve the plugins → connect and
- * migrate → create the kernel's services → set the plugins up → wire their contributions →
+ * Boots a kernel in named phases (the files in kernel/boot/): resolve the plugins → prepare them
+ * (settings, work that needs no database) → connect and migrate (on a server: connect first,
+ * migrating while the plugins resolve) → create the kernel's services → set the plugins up → wire their contributions →
  * check conformance → mount the routes → start. `listen()` then serves; `close()` runs it back.
  */
 export async function createKernel(options: KernelOptions): Promise<Kernel> {
   const { config } = options;
   const timer = createBootTimer();
   const logger = options.logger ?? createLogger(config);
-  const plugins = await resolvePlugins(config, options.plugins ?? []);
-  timer.mark('resolve');
-  const migrations = migrationOwners(plugins);
-  const database: Database = await connectDatabase(config.database, logger.child({ component: 'database' }), { migrationKey: migrationKey(migrations) });
-  timer.mark('connect');
+  const databaseLogger = logger.child({ component: 'database' });
+  prefetchDatabase(config.database);
+  // A server database opens first and migrates while the plugins load (each plugin's migrations
+  // as soon as its place in the order is settled), the statements running on the server while
+  // this thread loads modules. The embedded one runs on this thread and picks its migrated
+  // template by the whole migration set, so it opens once every plugin is known.
+  let early: Migrating | undefined;
+  if (config.database.url) {
+    early = migrating(await connectDatabase(config.database, databaseLogger));
+    timer.mark('connect');
+  }
   let core: CoreServices | undefined;
+  // What a failed boot rolls back and closes.
+  let toUndo: Migrating | undefined = early;
   try {
-    await migrateAll(database, migrations);
-    timer.mark('migrate');
+    const plugins = await resolvePlugins(config, options.plugins ?? [], (plugin) => early?.run.add(pluginOwner(plugin)));
+    timer.mark('resolve');
+    const mode = options.mode ?? 'serve';
+    const prepared = preparePlugins(plugins, config, mode, databaseIsNew(config.database));
+    timer.mark('prepare');
+    let opened = early;
+    if (!opened) {
+      const migrations = migrationOwners(plugins);
+      opened = migrating(await connectDatabase(config.database, databaseLogger, { migrationKey: migrationKey(migrations) }));
+      toUndo = opened;
+      timer.mark('connect');
+      for (const plugin of plugins) opened.run.add(pluginOwner(plugin));
+    }
+    const { database, run } = opened;
+    // Work that needs no table, done while the last migrations run.
     const routes = plugins.flatMap((p) => p.loaded.manifest.routes.map((decl) => compileRoute(p.definition.id, decl, p.loaded.manifest.schemas ?? {})));
     const catalog: Catalog = createCatalog({
       manifests: plugins.map((p) => p.loaded.manifest),
@@ -91,18 +127,22 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       securitySchemes: () => Object.assign({}, ...(core?.services.authenticators ?? []).map((a) => a.securitySchemes ?? {})) as Record<string, Record<string, unknown>>,
       usesDatabase: databaseUsers(plugins),
     });
+    timer.mark('compile');
+    await run.finish();
+    timer.mark('migrate');
     const clock = options.clock ?? { now: () => new Date() };
     core = createCoreServices({ config, logger, clock, database, catalog });
     const { services, registry, runners } = core;
     timer.mark('services');
-    const setUp = await setUpPlugins(plugins, services, registry, options.mode ?? 'serve');
+    const setUp = await setUpPlugins(plugins, services, registry, mode, prepared);
     timer.mark('setup');
     const extraSteps = wireContributions(registry, services, core.jobs);
     checkBoot({ plugins, setUp, routes, services, config });
     timer.mark('conformance');
     await services.secrets.key('cursor');
     timer.mark('secrets');
-    const mounted = mountRoutes({ catalog, plugins: setUp, services, extraSteps, runners, tickets: core.tickets });
+    const builtins = new Set(plugins.filter((p) => p.origin === 'builtin').map((p) => p.definition.id));
+    const mounted = mountRoutes({ catalog, plugins: setUp, services, extraSteps, runners, tickets: core.tickets, builtins });
     timer.mark('mount');
     await startAll({ config, database, core, plugins: setUp });
     timer.mark('start');
@@ -124,6 +164,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       app,
       endpoints,
       bootTimings: timer.timings,
+      bootCpuTimings: timer.cpu,
       listen: async () => {
         const bound = await server.listen();
         timer.mark('listen');
@@ -141,8 +182,9 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       },
     };
   } catch (err) {
+    await toUndo?.run.abort();
     await core?.stopBackground().catch(() => undefined);
-    await database.close().catch(() => undefined);
+    await toUndo?.database.close().catch(() => undefined);
     throw err;
   }
 }

@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   };
   if (stopSignal) return stop(stopSignal);
   const { url } = await kernel.listen();
-  kernel.logger.info({ url, pid: process.pid, profile: config.profile, plugins: kernel.catalog.manifests.map((m) => m.id), boot_ms: kernel.bootTimings }, 'serving');
+  kernel.logger.info({ url, pid: process.pid, profile: config.profile, plugins: kernel.catalog.manifests.map((m) => m.id), boot_ms: kernel.bootTimings, boot_cpu_ms: kernel.bootCpuTimings }, 'serving');
 }
 
 main().catch((err: unknown) => {

@@ -351,6 +351,14 @@ export interface Migration {
   down?(db: Knex): Promise<void>;
   /** false: runs outside a transaction, for statements PostgreSQL refuses inside one (CREATE INDEX CONCURRENTLY). */
   transaction?: false;
+  /**
+   * With `transaction: false`: the same change in the forms PostgreSQL allows in a transaction
+   * (CREATE INDEX for CREATE INDEX CONCURRENTLY), run instead of `up` inside the start's one
+   * transaction when the database had no migration applied yet: every table is then created
+   * in that transaction and empty, so nothing is gained by building concurrently (which waits
+   * for every other transaction on the database and costs two more commits).
+   */
+  upInTransaction?(db: Knex): Promise<void>;
 }
 
 /** What a plugin contributes once set up. */
@@ -370,6 +378,20 @@ export interface PluginInstance {
 /** Named insertion points of the pipeline where plugins may add a step. */
 export type StepSlot = 'authenticate' | 'authorize';
 
+/** What a plugin's `prepare` receives: nothing that reaches the database or another plugin. */
+export interface PluginPrepareContext {
+  id: string;
+  /** The plugin's settings, checked against its manifest's schema, defaults filled in, frozen. */
+  settings: Readonly<Record<string, unknown>>;
+  profile: import('./config/types.js').KernelConfig['profile'];
+  mode: KernelMode;
+  /**
+   * Whether the database is created by this boot: true for an embedded database without a
+   * cluster yet, false for one that has it, undefined for a server (unknown until queried).
+   */
+  newDatabase: boolean | undefined;
+}
+
 export interface PluginContext {
   id: string;
   manifest: Manifest;
@@ -381,6 +403,8 @@ export interface PluginContext {
    * (named after the plugin) and `clock` too.
    */
   services: Readonly<Record<string, unknown>>;
+  /** What the plugin's `prepare` returned (undefined without one). */
+  prepared?: unknown;
   /**
    * `serve`: a server. `maintenance`: a kernel booted to run one operator command and stop; it
    * never listens, and a plugin provisions nothing on its own (no first-start accounts).
@@ -424,6 +448,11 @@ export interface PluginDefinition {
   migrations?: Migration[];
   /** The services it depends on, as typed references (createPlugin); else its manifest's `requires.services`. */
   deps?: Readonly<Record<string, ServiceRef<unknown>>>;
+  /**
+   * Work that needs no service, started as soon as the plugins are resolved (before the database
+   * opens) so it runs beside the rest of the boot; setup receives its result as `prepared`.
+   */
+  prepare?(context: PluginPrepareContext): unknown;
   setup(context: PluginContext): PluginInstance | Promise<PluginInstance>;
   /** Operator commands by name (kebab-case), run by kernel/admin. */
   commands?: Record<string, MaintenanceCommand>;

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import Koa from 'koa';
 import { connectDatabase } from '../../kernel/db/connect.js';
-import { announce } from './serve.js';
+import { serveJsonPost } from './serve.js';
 
 /**
  * The baseline of the streams publish benchmark: a hand-written Koa handler that does only the
@@ -11,16 +10,8 @@ import { announce } from './serve.js';
 const database = JSON.parse(process.env.BENCH_DATABASE ?? '{}') as { url?: string; data_dir?: string; schema?: string };
 const db = (await connectDatabase({ pool_max: 10, ready_timeout_ms: 1000, ...database })).knex;
 const stream = (await db('streams_streams').where({ tenant_id: 'default', id: 'bench' }).first()) as { uid: string };
-const app = new Koa();
-
-app.use(async (ctx) => {
-  if (ctx.method !== 'POST' || ctx.path !== '/streams/bench/messages') {
-    ctx.status = 404;
-    return;
-  }
-  const chunks: Buffer[] = [];
-  for await (const chunk of ctx.req) chunks.push(chunk as Buffer);
-  const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { messages: Array<{ key?: string; value: unknown }> };
+serveJsonPost('/streams/bench/messages', async (parsed) => {
+  const body = parsed as { messages: Array<{ key?: string; value: unknown }> };
   const now = new Date();
   const appended = await db.transaction(async (trx) => {
     const { rows } = (await trx.raw('UPDATE streams_partitions SET next_offset = next_offset + ? WHERE tenant_id = ? AND stream_uid = ? AND partition = 0 RETURNING next_offset', [body.messages.length, 'default', stream.uid])) as { rows: Array<{ next_offset: string }> };
@@ -32,7 +23,5 @@ app.use(async (ctx) => {
     await trx('streams_messages').insert(values);
     return values.map((v) => ({ id: v.id, partition: 0, offset: v.offset }));
   });
-  ctx.status = 201;
-  ctx.body = { messages: appended };
+  return { status: 201, body: { messages: appended } };
 });
-announce(app.listen(0, '127.0.0.1'));

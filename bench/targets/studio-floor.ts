@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import Koa from 'koa';
 import type { Knex } from 'knex';
 import { getQuickJS } from 'quickjs-emscripten';
 import { connectDatabase } from '../../kernel/db/connect.js';
@@ -9,7 +8,7 @@ import { sealAudit } from '../../plugins/audit/migrations/002_audit_seals.js';
 import { insertRecord } from '../../plugins/audit/store.js';
 import { createStudio } from '../../plugins/studio/migrations/001_studio.js';
 import { WorkspaceStore } from '../../plugins/studio/store.js';
-import { announce } from './serve.js';
+import { serveJsonPost } from './serve.js';
 
 /**
  * The floor for `npm run bench studio`: a bare Koa handler that evaluates the posted script
@@ -52,15 +51,8 @@ const prepare = context.unwrapResult(context.evalCode(`(function (json) {
 })`));
 const collect = context.unwrapResult(context.evalCode('(function () { return JSON.stringify({ result: globalThis.result, pushed: __captured.pushed, logs: __captured.logs }); })'));
 
-const app = new Koa();
-app.use(async (ctx) => {
-  if (ctx.method !== 'POST' || ctx.path !== '/run') {
-    ctx.status = 404;
-    return;
-  }
-  const chunks: Buffer[] = [];
-  for await (const chunk of ctx.req) chunks.push(chunk as Buffer);
-  const request = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { script: string; input: { value: unknown } };
+serveJsonPost('/run', async (parsed) => {
+  const request = parsed as { script: string; input: { value: unknown } };
   const head = db ? await new WorkspaceStore(db).head('default', WORKSPACE) : undefined;
   const started = performance.now();
   const json = context.newString(JSON.stringify({ body: JSON.stringify(request.input.value), headers: {}, key: null }));
@@ -71,8 +63,7 @@ app.use(async (ctx) => {
   if (evaluated.error) {
     const error = context.dump(evaluated.error) as { message?: string };
     evaluated.error.dispose();
-    ctx.body = { ok: false, error: { message: String(error?.message) } };
-    return;
+    return { status: 200, body: { ok: false, error: { message: String(error?.message) } } };
   }
   evaluated.value.dispose();
   const out = context.unwrapResult(context.callFunction(collect, context.undefined));
@@ -80,6 +71,5 @@ app.use(async (ctx) => {
   out.dispose();
   const body = { ok: true, ...collected, duration_ms: Math.round((performance.now() - started) * 100) / 100 };
   if (db) await auditRun(db, head?.revision ?? 0);
-  ctx.body = body;
+  return { status: 200, body };
 });
-announce(app.listen(0, '127.0.0.1'));

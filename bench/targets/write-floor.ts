@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import Koa from 'koa';
 import type { Knex } from 'knex';
 import { connectDatabase } from '../../kernel/db/connect.js';
 import { claimKey, saveResponse, TABLE as KEYS } from '../../kernel/idempotency/store.js';
@@ -8,7 +7,7 @@ import { insertRecord, recordInsert } from '../../plugins/audit/store.js';
 import { ComponentStore } from '../../plugins/components/store.js';
 import { findTokenByHash } from '../../plugins/identity/store/api-tokens.js';
 import { hashSecret } from '../../plugins/identity/tokens/format.js';
-import { announce } from './serve.js';
+import { serveJsonPost } from './serve.js';
 
 /**
  * The floor under an audited, idempotent create: hand-written handlers that make the request's
@@ -67,19 +66,10 @@ async function fused(body: Created, now: Date): Promise<unknown> {
   return (result.rows as unknown[])[0];
 }
 
-const app = new Koa();
-app.use(async (ctx) => {
-  if (ctx.method !== 'POST' || ctx.path !== '/components') {
-    ctx.status = 404;
-    return;
-  }
-  const chunks: Buffer[] = [];
-  for await (const chunk of ctx.req) chunks.push(chunk as Buffer);
-  const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Created;
+serveJsonPost('/components', async (parsed, ctx) => {
+  const body = parsed as Created;
   const now = new Date();
   const secret = ctx.get('authorization').replace(/^Bearer /, '');
   const created = variant === 'fused' ? await fused(body, now) : await statements(secret, body, now);
-  ctx.status = created === undefined ? 401 : 201;
-  ctx.body = created ?? null;
+  return { status: created === undefined ? 401 : 201, body: created ?? null };
 });
-announce(app.listen(0, '127.0.0.1'));

@@ -21,9 +21,11 @@ export function mountRoutes(input: {
   extraSteps: Partial<Record<StepSlot, StepFactory[]>>;
   runners: Map<string, RouteRunner>;
   tickets: TicketStore;
+  /** Plugins whose schemas are this repository's, checked against JSON Schema by a test rather than at boot. */
+  builtins: ReadonlySet<string>;
 }): MountedRoute[] {
   const { catalog, plugins, services, runners } = input;
-  const factories = pipelineFactories(new SchemaCompiler(catalog.manifests), input.extraSteps, input.tickets);
+  const factories = pipelineFactories(new SchemaCompiler(catalog.manifests, input.builtins), input.extraSteps, input.tickets);
   return catalog.routes.map((route) => {
     const handler = plugins.find((p) => p.id === route.plugin)?.instance.handlers[route.decl.operation];
     if (!handler) throw new ConformanceError([`plugin ${route.plugin}, operation ${route.decl.operation}: the route has no handler`]);

@@ -1,11 +1,13 @@
-import { mkdirSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { fromRoot } from '../paths.js';
-import { openEmbedded } from './embedded.js';
+import { openEmbedded, stageNewestTemplate, templateWorkSettled } from './embedded.js';
+import { pgliteWasmModule } from './pglite-code.js';
 import type { Logger } from 'pino';
 import type { KernelConfig } from '../config/types.js';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
+import { withSimpleTransactionControl } from './embedded-client.js';
 
 export interface Database {
   knex: Knex;
@@ -16,12 +18,44 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** The embedded database's directory (relative to the project root); undefined when it lives in memory. */
+function dataDirPath(dataDir: string | undefined): string | undefined {
+  if (!dataDir || dataDir === 'memory') return undefined;
+  return isAbsolute(dataDir) ? dataDir : fromRoot(dataDir);
+}
+
 /** The embedded database's directory, created if missing; undefined when it lives in memory. */
 function embeddedDirectory(dataDir: string | undefined): string | undefined {
-  if (!dataDir || dataDir === 'memory') return undefined;
-  const dir = isAbsolute(dataDir) ? dataDir : fromRoot(dataDir);
-  mkdirSync(dir, { recursive: true });
+  const dir = dataDirPath(dataDir);
+  if (dir) mkdirSync(dir, { recursive: true });
   return dir;
+}
+
+/**
+ * Starts what opening the database needs and the plugins do not decide, so that it runs while
+ * the main thread loads the plugins: for the embedded one, compiling PGlite's WebAssembly (on
+ * V8's background threads) and, for a new data directory, copying the migrated template most
+ * likely to be the plugins' (on the thread pool; db/embedded.ts). Nothing for a server (a
+ * kernel on PostgreSQL never loads PGlite).
+ */
+export function prefetchDatabase(config: KernelConfig['database']): void {
+  if (config.url) return;
+  void pgliteWasmModule();
+  const dir = embeddedDirectory(config.data_dir);
+  // A cluster in a schema of its own is not made from a migrated template (connectDatabase).
+  if (dir && !config.schema) stageNewestTemplate(dir);
+}
+
+/**
+ * Whether connecting creates the database: true for an embedded one in memory or in a directory
+ * without a cluster yet, false for a directory that has one, undefined for a server or a schema
+ * of an existing cluster (known only once queried).
+ */
+export function databaseIsNew(config: KernelConfig['database']): boolean | undefined {
+  if (config.url) return undefined;
+  const dir = dataDirPath(config.data_dir);
+  if (!dir || !existsSync(join(dir, 'PG_VERSION'))) return true;
+  return config.schema ? undefined : false;
 }
 
 /**
@@ -45,6 +79,7 @@ export async function connectDatabase(config: KernelConfig['database'], logger?:
   let kind: Database['kind'];
   let lock: DataDirLock | undefined;
   let keepMigrated: Database['keepMigrated'];
+  let started: Promise<void> | undefined;
   if (config.url) {
     kind = 'postgres';
     knex = knexFactory({
@@ -66,8 +101,9 @@ export async function connectDatabase(config: KernelConfig['database'], logger?:
     // A cluster in a schema of its own is not the one the migrated template was made from.
     const embedded = await openEmbedded(dir, schema ? undefined : options.migrationKey);
     keepMigrated = embedded.keepMigrated;
+    started = embedded.pglite.waitReady;
     knex = knexFactory({
-      client: ClientPgLite as unknown as typeof knexFactory.Client,
+      client: withSimpleTransactionControl(ClientPgLite as unknown as Parameters<typeof withSimpleTransactionControl>[0]) as unknown as typeof knexFactory.Client,
       dialect: 'postgres',
       connection: { pglite: embedded.pglite },
       acquireConnectionTimeout: 60_000,
@@ -78,12 +114,17 @@ export async function connectDatabase(config: KernelConfig['database'], logger?:
   const close = async (): Promise<void> => {
     try {
       await knex.destroy();
+      // A template still being finished is finished: its folder would otherwise stay half made.
+      if (kind === 'embedded') await templateWorkSettled();
     } finally {
       // Only once the database is closed may another process open the directory.
       lock?.release();
     }
   };
   try {
+    // PGlite goes on starting after its constructor returns; awaited here, its start is the
+    // connect phase's (kernel/boot/timing.ts), not hidden in the first query of the migrations.
+    await started;
     if (schema) await knex.raw('CREATE SCHEMA IF NOT EXISTS ??', [schema]);
   } catch (err) {
     await close().catch(() => undefined);

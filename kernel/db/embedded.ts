@@ -1,10 +1,13 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { copyFile, mkdir, readdir, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import type { PGlite as PGliteInstance } from '@electric-sql/pglite';
 import { fromRoot } from '../paths.js';
+import { baselineWasmOnly, pgliteWasmModule, type WasmModule } from './pglite-code.js';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 
@@ -25,23 +28,16 @@ function startParams(): string[] {
   return [...pglite().PGlite.defaultStartParams, '-c', 'shared_buffers=16MB', '-c', 'max_wal_size=1GB', '-c', 'min_wal_size=80MB'];
 }
 
-/**
- * PostgreSQL compiled to WebAssembly is one 9 MB module. V8 first compiles what runs with its
- * baseline compiler (Liftoff) and then recompiles hot functions with its optimiser (TurboFan);
- * PostgreSQL's functions are so large that the optimiser cost more than it gave back: measured
- * on this kernel, it tripled the CPU time of the first migrations (1.8 s → 0.4 s without it),
- * added 70 MB of RSS, and still left steady-state queries slower per CPU second while it
- * compiled in the background. Set before PGlite compiles its module; PGlite is the only sizeable
- * WebAssembly in the process.
- */
-function baselineWasmOnly(): void {
-  setFlagsFromString('--liftoff-only');
+/** What every PGlite of ours opens with: the start parameters, and the module compiled once per process. */
+async function pgliteOptions(): Promise<{ startParams: string[]; pgliteWasmModule?: WasmModule }> {
+  const module = await pgliteWasmModule();
+  return { startParams: startParams(), ...(module ? { pgliteWasmModule: module } : {}) };
 }
 
 /** Where the initialised cluster of the installed PGlite version is kept. */
 function templateDir(): string {
   const pkg = JSON.parse(readFileSync(join(dirname(require.resolve('@electric-sql/pglite')), '..', 'package.json'), 'utf8')) as { version: string };
-  return fromRoot('node_modules', '.cache', 'runtime-kernel', `pglite-${pkg.version}-wal1mb`);
+  return fromRoot('node_modules', '.cache', 'runtime-kernel', `pglite-${pkg.version}-wal1mb-onedb`);
 }
 
 /** True once the template of the installed PGlite version is kept (the bench reports it). */
@@ -80,9 +76,15 @@ async function template(): Promise<string | undefined> {
     mkdirSync(building, { recursive: true });
     // 1 MB WAL segments rather than 16: a fresh cluster's one segment is most of what each new
     // data directory would copy. The WAL kept between checkpoints stays as large (startParams).
-    const db = new (pglite().PGlite)(join(building, 'data'), { startParams: startParams(), initDbStartParams: ['--wal-segsize=1'] });
+    const db = new (pglite().PGlite)(join(building, 'data'), { ...(await pgliteOptions()), initDbStartParams: ['--wal-segsize=1'] });
     try {
       await db.waitReady;
+      // The kernel uses the one database `postgres`; initdb's template0 and template1 (only ever
+      // copied by CREATE DATABASE, which the kernel never runs) are half of the cluster's files,
+      // which every new data directory would copy and every start would scan.
+      await db.exec("UPDATE pg_database SET datistemplate = false WHERE datname IN ('template0', 'template1')");
+      await db.exec('DROP DATABASE template0');
+      await db.exec('DROP DATABASE template1');
       // Written to the files before they are read back into the archive.
       await db.exec('CHECKPOINT');
       writeFileSync(join(building, 'data.tar'), Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer()));
@@ -114,6 +116,25 @@ function copyTree(from: string, to: string, skip: (path: string) => boolean = ()
 }
 
 /**
+ * Copies a kept cluster into a new data directory: every file at once on libuv's thread pool
+ * (the copies overlap one another and leave the main thread free), PG_VERSION last, since its
+ * presence is what makes a directory a cluster to open: a copy cut short is started again.
+ */
+async function copyCluster(from: string, to: string): Promise<void> {
+  const copyDir = async (source: string, target: string): Promise<void> => {
+    await mkdir(target, { recursive: true });
+    const entries = await readdir(source, { withFileTypes: true });
+    await Promise.all(
+      entries
+        .filter((entry) => !PROCESS_FILES.has(entry.name) && !(source === from && entry.name === 'PG_VERSION'))
+        .map((entry) => (entry.isDirectory() ? copyDir(join(source, entry.name), join(target, entry.name)) : copyFile(join(source, entry.name), join(target, entry.name)))),
+    );
+  };
+  await copyDir(from, to);
+  await copyFile(join(from, 'PG_VERSION'), join(to, 'PG_VERSION'));
+}
+
+/**
  * Where the cluster already migrated to the migration set `key` is kept (see openEmbedded). The
  * key names the migrations and their code, so any change of the set makes a new template.
  */
@@ -133,10 +154,31 @@ export interface EmbeddedDatabase {
   keepMigrated?: () => Promise<void>;
 }
 
+/** Template work still running after the call that started it returned (see keepMigratedCopy). */
+const templateWork = new Set<Promise<void>>();
+
+/** Resolves once no template is being finished in the background (closing a database waits for it). */
+export async function templateWorkSettled(): Promise<void> {
+  while (templateWork.size > 0) await Promise.all([...templateWork]);
+}
+
+/** Opens and closes the cluster in `dir` once, in a process of its own (db/recover-copy.ts says why). */
+function recoverCopy(dir: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, [fileURLToPath(new URL('./recover-copy.js', import.meta.url)), dir, JSON.stringify(startParams())], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`recovering the template copy failed (exit ${code}): ${stderr.slice(0, 500)}`))));
+  });
+}
+
 /**
  * Keeps the just-migrated cluster in `dir` as the template of `key` (checkpointed first, so its
  * files hold every change), replacing the templates of older migration sets. Built under a
- * temporary name and renamed into place, like the initdb template.
+ * temporary name and renamed into place, like the initdb template. The copy is made before this
+ * returns (the cluster must not change under it); its recovery and rename finish in the
+ * background (`templateWorkSettled`), off the first start's way to ready.
  */
 async function keepMigratedCopy(db: PGliteInstance, dir: string, key: string): Promise<void> {
   const target = migratedDir(key);
@@ -152,26 +194,104 @@ async function keepMigratedCopy(db: PGliteInstance, dir: string, key: string): P
     const segment = /^[0-9A-F]{24}$/;
     copyTree(dir, building, (path) => {
       const name = basename(path);
+      if (dirname(path) === dir && name.startsWith(STAGING_PREFIX)) return true;
       return wal !== undefined && dirname(path) === walDir && segment.test(name) && (name < wal.redo || name > wal.current);
     });
-    // A copy of a running cluster starts with crash recovery; opened and closed once here, the
-    // template is shut down cleanly and every cluster made from it starts without one.
-    const copy = new (pglite().PGlite)(building, { startParams: startParams() });
-    try {
-      await copy.waitReady;
-    } finally {
-      await copy.close();
-    }
+  } catch {
+    // The cache is not writable (or the database failed): the next fresh start migrates again.
+    rmSync(building, { recursive: true, force: true });
+    return;
+  }
+  // The rest runs while the kernel goes on starting: the copy is apart from the running cluster.
+  const finishing = finishTemplate(building, target).finally(() => templateWork.delete(finishing));
+  templateWork.add(finishing);
+}
+
+/**
+ * A copy of a running cluster starts with crash recovery; opened and closed once, the template is
+ * shut down cleanly and every cluster made from it starts without one. Then it takes its place,
+ * and older migration sets' templates go, but not the few newest: kernels with other plugin sets
+ * (tests, several profiles) may be copying one right now.
+ */
+async function finishTemplate(building: string, target: string): Promise<void> {
+  try {
+    await recoverCopy(building);
     renameSync(building, target);
-    // Older migration sets' templates go, but not the few newest: kernels with other plugin
-    // sets (tests, several profiles) may be copying one right now.
     const others = migratedTemplates().filter((path) => path !== target);
     others.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
     for (const old of others.slice(KEPT_MIGRATED_TEMPLATES)) rmSync(old, { recursive: true, force: true });
   } catch {
-    // Another process kept it first, or the cache is not writable: the next fresh start migrates again.
+    // Another process kept it first, or the copy could not be recovered: the next fresh start migrates again.
     rmSync(building, { recursive: true, force: true });
   }
+}
+
+/** Where a process stages a copy inside a data directory before it holds the directory's lock. */
+const STAGING_PREFIX = '.staging-';
+
+/** A copy of a migrated template under way (or done) in a staging folder of a new data directory. */
+interface StagedCopy {
+  template: string;
+  folder: string;
+  /** True once the copy is complete. */
+  copied: Promise<boolean>;
+}
+
+const staged = new Map<string, StagedCopy>();
+
+/**
+ * Starts copying, into a staging folder of the new data directory `dir`, the migrated template
+ * used most recently (its folder's time is set at each use), before the plugins load and the migration set is known: the copy (on the
+ * thread pool) then overlaps the module loading instead of following it. openEmbedded uses it
+ * when its template is the one the plugins name (the usual case: one installation, one plugin
+ * set), and discards it otherwise. Nothing for a directory that holds a cluster.
+ */
+export function stageNewestTemplate(dir: string): void {
+  if (staged.has(dir) || existsSafe(() => join(dir, 'PG_VERSION'))) return;
+  const newest = migratedTemplates()
+    .filter((path) => existsSafe(() => join(path, 'PG_VERSION')))
+    .map((path) => ({ path, at: statSync(path).mtimeMs }))
+    .sort((a, b) => b.at - a.at)[0];
+  if (!newest) return;
+  const folder = join(dir, `${STAGING_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}`);
+  // Made here, not on the thread pool with the rest: the copy is under way (and visible) once this returns.
+  try {
+    mkdirSync(folder, { recursive: true });
+  } catch {
+    return;
+  }
+  const copied = copyCluster(newest.path, folder).then(
+    () => true,
+    () => false,
+  );
+  staged.set(dir, { template: newest.path, folder, copied });
+}
+
+/**
+ * Moves the staged copy into `dir` when it is of `template` and complete (PG_VERSION last, as a
+ * copy does); otherwise removes it. True when `dir` now holds the cluster. Called with the data
+ * directory's lock held; staging folders left by a process that died are removed too.
+ */
+async function takeStagedCopy(dir: string, template: string): Promise<boolean> {
+  const copy = staged.get(dir);
+  staged.delete(dir);
+  let taken = false;
+  if (copy && copy.template !== template) void copy.copied.then(() => rm(copy.folder, { recursive: true, force: true })).catch(() => undefined);
+  if (copy && copy.template === template && (await copy.copied)) {
+    try {
+      const entries = readdirSync(copy.folder).filter((name) => name !== 'PG_VERSION');
+      for (const name of entries) renameSync(join(copy.folder, name), join(dir, name));
+      renameSync(join(copy.folder, 'PG_VERSION'), join(dir, 'PG_VERSION'));
+      taken = true;
+    } catch {
+      // The directory held part of a cluster (a copy cut short): copied over in full instead.
+    }
+  }
+  // What is left: this copy if it was not taken, folders of processes that died while staging.
+  for (const name of readdirSync(dir)) {
+    if (name.startsWith(STAGING_PREFIX) && (!copy || copy.template === template || join(dir, name) !== copy.folder)) void rm(join(dir, name), { recursive: true, force: true }).catch(() => undefined);
+  }
+  return taken;
 }
 
 /**
@@ -185,24 +305,36 @@ export async function openEmbedded(dir: string | undefined, migrationKey?: strin
   const { PGlite } = pglite();
   if (!dir) {
     const kept = await template();
-    return { pglite: new PGlite({ startParams: startParams(), ...(kept ? { loadDataDir: new Blob([readFileSync(join(kept, 'data.tar'))]) } : {}) }) };
+    return { pglite: new PGlite({ ...(await pgliteOptions()), ...(kept ? { loadDataDir: new Blob([readFileSync(join(kept, 'data.tar'))]) } : {}) }) };
   }
   mkdirSync(dir, { recursive: true });
-  if (existsSync(join(dir, 'PG_VERSION'))) return { pglite: new PGlite(dir, { startParams: startParams() }) };
+  if (existsSync(join(dir, 'PG_VERSION'))) return { pglite: new PGlite(dir, await pgliteOptions()) };
   const migrated = migrationKey ? existsSafe(() => join(migratedDir(migrationKey), 'PG_VERSION')) : false;
   if (migrated && migrationKey) {
     try {
-      copyTree(migratedDir(migrationKey), dir);
-      return { pglite: new PGlite(dir, { startParams: startParams() }) };
+      if (!(await takeStagedCopy(dir, migratedDir(migrationKey)))) await copyCluster(migratedDir(migrationKey), dir);
+      markUsed(migratedDir(migrationKey));
+      return { pglite: new PGlite(dir, await pgliteOptions()) };
     } catch {
       // Removed while being copied: start from the initdb template as if it had never been kept.
       for (const entry of readdirSync(dir)) if (!PROCESS_FILES.has(entry)) rmSync(join(dir, entry), { recursive: true, force: true });
     }
   }
+  await takeStagedCopy(dir, '');
   const kept = await template();
-  if (kept) copyTree(join(kept, 'data'), dir);
-  const db = new PGlite(dir, { startParams: startParams() });
+  if (kept) await copyCluster(join(kept, 'data'), dir);
+  const db = new PGlite(dir, await pgliteOptions());
   return { pglite: db, ...(kept && migrationKey ? { keepMigrated: () => keepMigratedCopy(db, dir, migrationKey) } : {}) };
+}
+
+/** Marks a template as the one used most recently (stageNewestTemplate's guess). */
+function markUsed(template: string): void {
+  try {
+    const now = new Date();
+    utimesSync(template, now, now);
+  } catch {
+    // A read-only installation: the guess stays the template built last.
+  }
 }
 
 function existsSafe(path: () => string): boolean {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Migration } from '../types.js';
+import { batchStatements } from './statement-batch.js';
 
 export interface OwnedMigrations {
   owner: string;
@@ -60,18 +61,59 @@ async function record(db: Knex | Knex.Transaction, keys: string[]): Promise<void
   await db(TABLE).insert(keys.map((name) => ({ name, batch: batch.rows[0]?.batch ?? 1, migration_time: new Date() })));
 }
 
-/** A run of migrations that each run in a transaction: all of them in one, with their records. */
-async function runInOneTransaction(knex: Knex, run: Keyed[]): Promise<string[]> {
-  return knex.transaction(async (trx) => {
+/** A migration as a start applies it: its key and the function that applies it. */
+type Apply = (db: Knex) => Promise<void>;
+
+/**
+ * The start's one transaction, open under the lock row from its first pending migration to the
+ * commit that records them all. `fresh`: no migration had been applied when the lock was taken,
+ * so every table the start touches is created in this transaction (and empty).
+ */
+interface OpenRun {
+  readonly fresh: boolean;
+  apply(entry: Keyed, up: Apply): Promise<void>;
+  commit(): Promise<string[]>;
+  rollback(): Promise<void>;
+}
+
+async function openRun(knex: Knex): Promise<OpenRun> {
+  const trx = await knex.transaction();
+  let applied: Set<string>;
+  try {
     await takeLock(trx);
     // Read again under the lock: an instance that held it before may have applied some.
-    const applied = await appliedNames(trx);
-    const todo = run.filter((m) => !applied.has(m.key));
-    for (const { migration } of todo) await migration.up(trx);
-    await record(trx, todo.map((m) => m.key));
-    await releaseLock(trx);
-    return todo.map((m) => m.key);
-  });
+    applied = await appliedNames(trx);
+  } catch (err) {
+    await trx.rollback().catch(() => undefined);
+    throw err;
+  }
+  // Fewer round trips where the driver allows several statements in one query (a server).
+  const batch = (knex.client as { config: { client?: unknown } }).config.client === 'pg' ? batchStatements(trx) : undefined;
+  const todo: string[] = [];
+  return {
+    fresh: applied.size === 0,
+    async apply(entry, up) {
+      if (applied.has(entry.key)) return;
+      try {
+        await up(trx);
+        await batch?.flush();
+      } catch (err) {
+        if (err instanceof Error) err.message = `migration ${entry.key}: ${err.message}`;
+        throw err;
+      }
+      todo.push(entry.key);
+    },
+    async commit() {
+      await record(trx, todo);
+      await releaseLock(trx);
+      await trx.commit();
+      return todo;
+    },
+    async rollback() {
+      batch?.discard();
+      await trx.rollback().catch(() => undefined);
+    },
+  };
 }
 
 /** A migration that cannot run in a transaction (CREATE INDEX CONCURRENTLY): under the lock row, committed. */
@@ -107,37 +149,121 @@ async function runWithKnexMigrator(knex: Knex, all: Keyed[]): Promise<string[]> 
   return applied;
 }
 
+/** Owners handed over one at a time: a start migrates while it is still loading the next plugins. */
+export interface MigrationRun {
+  /** Adds an owner's migrations after those added before (owners in dependency order). */
+  add(owner: OwnedMigrations): void;
+  /** No owner follows: resolves with the names this run applied, once every one is applied. */
+  finish(): Promise<string[]>;
+  /** The start failed elsewhere: the open transaction is rolled back, so none of its migrations stays. */
+  abort(): Promise<void>;
+}
+
+class RunAborted extends Error {}
+
+/** The entries handed over so far, read in order by the run as they come. */
+class Feed {
+  private readonly entries: Keyed[] = [];
+  private wake: (() => void) | undefined;
+  private state: 'open' | 'ended' | 'aborted' = 'open';
+
+  push(entries: Keyed[]): void {
+    this.entries.push(...entries);
+    this.wake?.();
+  }
+
+  close(state: 'ended' | 'aborted'): void {
+    if (this.state === 'open') this.state = state;
+    this.wake?.();
+  }
+
+  async next(): Promise<Keyed | undefined> {
+    for (;;) {
+      if (this.state === 'aborted') throw new RunAborted();
+      const entry = this.entries.shift();
+      if (entry) return entry;
+      if (this.state === 'ended') return undefined;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+      this.wake = undefined;
+    }
+  }
+}
+
 /**
- * Runs every owner's migrations in order (owners in dependency order, each owner's list in its
- * declared order). Names are `<owner>/<name>`, so each plugin owns its own; a disabled plugin's
- * applied migrations are simply not listed. Kept few round trips, since every start runs it:
- * an up-to-date database costs one query; pending migrations run in as few transactions as
- * they allow (every consecutive transactional one in one transaction with its records), under
- * the lock row of knex's migrator, whose tables and protocol these are, so instances starting
- * together apply each migration once.
+ * Applies migrations as their owners are handed over (owners in dependency order, each owner's
+ * list in its declared order). Names are `<owner>/<name>`, so each plugin owns its own; a
+ * disabled plugin's applied migrations are simply not listed. Kept few round trips, since every
+ * start runs it: an up-to-date database costs one query; pending migrations run in as few
+ * transactions as they allow (every consecutive transactional one in one transaction with its
+ * records, their result-less statements sent together: db/statement-batch.ts), under the lock
+ * row of knex's migrator, whose tables and protocol these are, so instances starting together
+ * apply each migration once. A migration that cannot run in a transaction runs alone between
+ * them, or, on a database with no migration applied yet, its `upInTransaction` inside the one.
  */
-export async function runMigrations(knex: Knex, owners: readonly OwnedMigrations[]): Promise<string[]> {
-  const all: Keyed[] = owners.flatMap(({ owner, migrations }) => migrations.map((migration) => ({ key: `${owner}/${migration.name}`, migration })));
-  const applied = await appliedOrNone(knex);
-  const pending = all.filter((m) => !applied.has(m.key));
-  if (pending.length === 0) return [];
-  await ensureTables(knex);
+export function startMigrations(knex: Knex): MigrationRun {
+  const feed = new Feed();
+  const done = run(knex, feed);
+  // Observed at finish or abort; until then a failure must not count as unhandled.
+  done.catch(() => undefined);
+  return {
+    add: ({ owner, migrations }) => feed.push(migrations.map((migration) => ({ key: `${owner}/${migration.name}`, migration }))),
+    finish() {
+      feed.close('ended');
+      return done;
+    },
+    async abort() {
+      feed.close('aborted');
+      await done.catch(() => undefined);
+    },
+  };
+}
+
+async function run(knex: Knex, feed: Feed): Promise<string[]> {
+  const seen: Keyed[] = [];
   const done: string[] = [];
+  let open: OpenRun | undefined;
   try {
-    let run: Keyed[] = [];
-    for (const entry of pending) {
-      if (entry.migration.transaction !== false) {
-        run.push(entry);
-        continue;
+    const applied = await appliedOrNone(knex);
+    let tablesReady = false;
+    for (let entry = await feed.next(); entry; entry = await feed.next()) {
+      seen.push(entry);
+      if (applied.has(entry.key)) continue;
+      if (!tablesReady) {
+        await ensureTables(knex);
+        tablesReady = true;
       }
-      if (run.length > 0) done.push(...(await runInOneTransaction(knex, run)));
-      run = [];
+      const { migration } = entry;
+      if (migration.transaction !== false || migration.upInTransaction) {
+        open ??= await openRun(knex);
+        if (migration.transaction !== false) {
+          await open.apply(entry, (db) => migration.up(db));
+          continue;
+        }
+        if (open.fresh && migration.upInTransaction) {
+          const upInTransaction = migration.upInTransaction.bind(migration);
+          await open.apply(entry, upInTransaction);
+          continue;
+        }
+      }
+      if (open) done.push(...(await open.commit()));
+      open = undefined;
       done.push(...(await runAlone(knex, entry)));
     }
-    if (run.length > 0) done.push(...(await runInOneTransaction(knex, run)));
+    if (open) done.push(...(await open.commit()));
+    open = undefined;
     return done;
   } catch (err) {
+    await open?.rollback();
     if (!(err instanceof MigrationLockHeld)) throw err;
-    return [...done, ...(await runWithKnexMigrator(knex, all))];
+    // knex's migrator takes the whole list: every owner, once all are handed over.
+    for (let entry = await feed.next(); entry; entry = await feed.next()) seen.push(entry);
+    return [...done, ...(await runWithKnexMigrator(knex, seen))];
   }
+}
+
+/** Runs every owner's migrations (see startMigrations), all handed over at once. */
+export async function runMigrations(knex: Knex, owners: readonly OwnedMigrations[]): Promise<string[]> {
+  const migrating = startMigrations(knex);
+  for (const owner of owners) migrating.add(owner);
+  return migrating.finish();
 }

@@ -4,7 +4,7 @@ import { Counter, type Registry } from 'prom-client';
 import type { Database } from '../db/connect.js';
 import type { EventHandler, Events, KernelEvent } from './types.js';
 import { openListener, type Listener } from './listener.js';
-import { LAST_ID, currentPosition, dropForeignEvents, insertEvent, readAfter, readByIds, type EventRow, type Position } from './store.js';
+import { LAST_ID, currentPosition, dropForeignEvents, insertEvent, parseNotification, readAfter, readByIds, type EventRow, type Position } from './store.js';
 
 export interface EventBusOptions {
   database: Database;
@@ -59,6 +59,8 @@ export function createEventBus(options: EventBusOptions): EventBus {
   const subscriptions = new Map<string, Set<Subscription>>();
   const early = new Map<number, number>();
   const notifiedIds = new Set<number>();
+  /** Events that came whole in their notification, waiting for the next delivery round. */
+  const notifiedRows: EventRow[] = [];
   let channel: Promise<string> | undefined;
   let position: Position | undefined;
   let listener: Listener | undefined;
@@ -167,9 +169,13 @@ export function createEventBus(options: EventBusOptions): EventBus {
   async function fetchNotified(): Promise<void> {
     const ids = [...notifiedIds].slice(0, BATCH);
     for (const id of ids) notifiedIds.delete(id);
-    if (ids.length === 0 || stopped || !position) return;
+    const inline = notifiedRows.splice(0, notifiedRows.length);
+    if ((ids.length === 0 && inline.length === 0) || stopped || !position) return;
     try {
-      const rows = (await readByIds(db, ids)).filter((row) => !passed(row.xact, row.id) && !early.has(row.id));
+      const read = ids.length > 0 ? await readByIds(db, ids) : [];
+      // In (xact, id) order, as read back ones are: a burst's notifications are delivered as one round.
+      const all = inline.length === 0 ? read : [...inline, ...read].sort((a, b) => a.xact - b.xact || a.id - b.id);
+      const rows = all.filter((row) => !passed(row.xact, row.id) && !early.has(row.id));
       for (const row of rows) early.set(row.id, row.xact);
       for (const id of early.keys()) {
         if (early.size <= EARLY_LIMIT) break;
@@ -222,9 +228,10 @@ export function createEventBus(options: EventBusOptions): EventBus {
         name,
         {
           notified(payload) {
-            const id = Number(payload);
-            if (!Number.isSafeInteger(id)) return;
-            notifiedIds.add(id);
+            const said = parseNotification(payload);
+            if (!said) return;
+            if ('row' in said) notifiedRows.push(said.row);
+            else notifiedIds.add(said.id);
             fetchSoon();
           },
           connected: () => pollSoon(0),

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Listener, ListenerHooks } from './listener.js';
 
@@ -6,6 +6,8 @@ const FIRST_RETRY_MS = 100;
 const LAST_RETRY_MS = 5000;
 /** A connection that went silent (a half-open TCP link) is found out by a ping this often. */
 const PING_MS = 30_000;
+/** How long opening the listener waits for its first LISTEN before the kernel goes on without it (polling covers). */
+const FIRST_LISTEN_WAIT_MS = 2000;
 
 /** The listening connection's application_name (operators find it in pg_stat_activity). */
 export function listenerName(channel: string): string {
@@ -15,8 +17,11 @@ export function listenerName(channel: string): string {
 /**
  * LISTEN on a dedicated connection that reconnects, with backoff, whenever it drops. The
  * notifications sent while it is down are lost; `connected` tells the reader to poll at once.
+ * Resolves once the first LISTEN is in place (or failed, or took over FIRST_LISTEN_WAIT_MS): an
+ * event published just after start would otherwise reach subscribers only through the poll,
+ * later than and out of order with the events after it.
  */
-export function listenOnPostgres(url: string, channel: string, hooks: ListenerHooks, logger: Logger): Listener {
+export async function listenOnPostgres(url: string, channel: string, hooks: ListenerHooks, logger: Logger): Promise<Listener> {
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
   let backoff = FIRST_RETRY_MS;
@@ -42,7 +47,10 @@ export function listenOnPostgres(url: string, channel: string, hooks: ListenerHo
 
   async function connect(): Promise<void> {
     if (closed) return;
-    const candidate = new pg.Client({ connectionString: url, application_name: listenerName(channel), keepAlive: true, query_timeout: 10_000 });
+    // Imported here: a kernel on the embedded database never listens, and never loads pg.
+    const { default: driver } = await import('pg');
+    if (closed) return;
+    const candidate = new driver.Client({ connectionString: url, application_name: listenerName(channel), keepAlive: true, query_timeout: 10_000 });
     candidate.on('error', (err) => drop(candidate, err));
     candidate.on('end', () => drop(candidate));
     candidate.on('notification', (message) => {
@@ -71,7 +79,9 @@ export function listenOnPostgres(url: string, channel: string, hooks: ListenerHo
     current?.query('SELECT 1').catch((err: Error) => drop(current, err));
   }, PING_MS);
   ping.unref();
-  void connect();
+  let bound: NodeJS.Timeout | undefined;
+  await Promise.race([connect(), new Promise<void>((resolve) => (bound = setTimeout(resolve, FIRST_LISTEN_WAIT_MS)))]);
+  clearTimeout(bound);
 
   return {
     async close() {

@@ -20,6 +20,6 @@ export interface Listener {
  * handed to other work), on the embedded database on its only connection.
  */
 export function openListener(database: Database, url: string | undefined, channel: string, hooks: ListenerHooks, logger: Logger): Promise<Listener> {
-  if (database.kind === 'postgres' && url) return Promise.resolve(listenOnPostgres(url, channel, hooks, logger));
+  if (database.kind === 'postgres' && url) return listenOnPostgres(url, channel, hooks, logger);
   return listenOnEmbedded(database.knex, channel, hooks);
 }

@@ -1,4 +1,4 @@
-import { STATUS_CODES, maxHeaderSize, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { STATUS_CODES, maxHeaderSize, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { ApiError } from '../errors.js';
@@ -46,13 +46,13 @@ function rawResponse(error: ApiError): string {
  * and `Connection: close`, where Node's own reply has no body and, closing at once, can be lost
  * to a reset. A response still being sent on the connection (a pipelined request before this
  * one) is finished first, so the error reply never cuts into it.
+ *
+ * Returns the server's request listener: `handle`, noting each response first. One listener
+ * rather than a second one of its own: Node copies the listener list on every emit of several.
  */
-export function answerClientErrors(server: Server, logger: Logger): void {
+export function answerClientErrors(server: Server, logger: Logger, handle: RequestListener): RequestListener {
   const lastResponse = new WeakMap<Socket, ServerResponse>();
   const answered = new WeakSet<Socket>();
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    lastResponse.set(req.socket, res);
-  });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     // The parser reports again for every later chunk of the same connection: answer once.
     if (answered.has(socket)) return;
@@ -75,4 +75,8 @@ export function answerClientErrors(server: Server, logger: Logger): void {
     if (inFlight && !inFlight.writableFinished) inFlight.once('close', answer);
     else answer();
   });
+  return (req: IncomingMessage, res: ServerResponse) => {
+    lastResponse.set(req.socket, res);
+    handle(req, res);
+  };
 }

@@ -1,20 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Middleware } from 'koa';
+import type { IncomingHttpHeaders } from 'node:http';
 
 /** What an incoming X-Request-Id may look like to be kept. */
 export const ACCEPTABLE = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/**
- * Takes a sane incoming X-Request-Id or makes one, and echoes it on the response. Every request
- * passes here, so it reads and writes the Node objects directly (Koa's ctx.get/ctx.set
- * lower-case the name each call) and hands back next()'s promise rather than awaiting it.
- */
-export function requestId(): Middleware {
-  return (ctx, next) => {
-    const incoming = ctx.req.headers['x-request-id'];
-    const id = typeof incoming === 'string' && ACCEPTABLE.test(incoming) ? incoming : randomUUID();
-    ctx.state.requestId = id;
-    ctx.res.setHeader('X-Request-Id', id);
-    return next();
-  };
+/** A sane incoming X-Request-Id, kept, or a new one; app.ts echoes it on the response. */
+export function requestIdOf(headers: IncomingHttpHeaders): string {
+  const incoming = headers['x-request-id'];
+  return typeof incoming === 'string' && ACCEPTABLE.test(incoming) ? incoming : randomUUID();
 }

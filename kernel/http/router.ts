@@ -1,6 +1,6 @@
 import { Router } from '@koa/router';
 import type { Knex } from 'knex';
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 import { ApiError } from '../errors.js';
 import { routerPath } from '../manifest/compile.js';
 import type { KernelConfig } from '../config/types.js';
@@ -21,15 +21,42 @@ function queryObject(ctx: Context): Record<string, unknown> {
   return ctx.querystring === '' ? {} : { ...(ctx.query as Record<string, unknown>) };
 }
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** A plain object or array, which Koa would write as JSON (a Buffer, stream, Blob and the like it writes as bytes). */
+function isPlainJson(body: unknown): body is object {
+  if (typeof body !== 'object' || body === null) return false;
+  if (Array.isArray(body)) return true;
+  const proto = Object.getPrototypeOf(body) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/** Statuses whose response has no body (Koa's `statuses.empty`). */
+const BODYLESS = new Set([204, 205, 304]);
+
 function writeReply(ctx: Context, reply: Reply, contentType: string | undefined): void {
   ctx.status = reply.status;
   if (reply.headers) for (const name in reply.headers) ctx.set(name, reply.headers[name] as string);
-  if (reply.body !== undefined) {
-    ctx.body = reply.body;
-    if (contentType) ctx.type = contentType;
-  } else if (reply.status !== 204) {
-    ctx.body = null;
+  const { body } = reply;
+  if (body === undefined) {
+    if (reply.status !== 204) ctx.body = null;
+    return;
   }
+  if (!contentType && isPlainJson(body) && ctx.method !== 'HEAD' && !BODYLESS.has(reply.status) && !ctx.res.hasHeader('content-type')) {
+    // Most replies are JSON: the bytes and headers Koa writes for an object body, written here
+    // at once. Koa's own way (the body setter's type and length bookkeeping, then respond())
+    // cost more per request than the kernel's whole request frame; a HEAD, an empty status and
+    // any other body still go through it.
+    // The head in one call with a flat list: with nothing set before, Node stores it as it is
+    // (the kernel's own headers join it there, response-headers.ts).
+    const json = JSON.stringify(body);
+    ctx.respond = false;
+    ctx.res.writeHead(reply.status, ['Content-Type', JSON_TYPE, 'Content-Length', String(Buffer.byteLength(json))]);
+    ctx.res.end(json);
+    return;
+  }
+  ctx.body = body;
+  if (contentType) ctx.type = contentType;
 }
 
 type RouteHandler = (ctx: Context, params: Record<string, string>, path: string) => Promise<void>;
@@ -45,8 +72,9 @@ function httpHandler(mounted: MountedRoute, http: KernelConfig['http'], streams?
   }
   const bodyType = route.decl.body_type ?? (route.schemas.body ? 'json' : 'none');
   const limits = { json: http.body_limit_bytes, binary: http.binary_limit_bytes };
-  return async (ctx, params, path) => {
-    ctx.state.routeTemplate = route.path;
+  const contentType = route.decl.response.content_type;
+  const sse = Boolean(streams) && route.decl.stream === 'sse';
+  const dispatch = (ctx: Context, params: Record<string, string>, path: string, body: unknown): Promise<void> => {
     const call = newCall({
       route,
       transport: 'http',
@@ -57,12 +85,20 @@ function httpHandler(mounted: MountedRoute, http: KernelConfig['http'], streams?
       query: queryObject(ctx),
       // Node already lower-cases header names; only Set-Cookie arrives as an array, and no route reads it.
       headers: ctx.headers as Record<string, string | undefined>,
-      body: bodyType === 'none' && !ctx.req.headers['content-length'] && !ctx.req.headers['transfer-encoding'] ? undefined : await readBody(ctx, bodyType, limits),
+      body,
     }, mounted.db);
-    const reply = await run(call);
-    if (call.principal) ctx.state.subjectId = call.principal.subjectId;
-    if (streams && route.decl.stream === 'sse' && reply.events) return streams.send(ctx, reply.events, reply.headers);
-    writeReply(ctx, reply, route.decl.response.content_type);
+    return run(call).then((reply) => {
+      if (call.principal) ctx.state.subjectId = call.principal.subjectId;
+      if (sse && reply.events) return (streams as EventStreams).send(ctx, reply.events, reply.headers);
+      writeReply(ctx, reply, contentType);
+      return undefined;
+    });
+  };
+  // Not async: a request without a body (most of them) goes straight to the pipeline.
+  return (ctx, params, path) => {
+    ctx.state.routeTemplate = route.path;
+    if (bodyType === 'none' && !ctx.req.headers['content-length'] && !ctx.req.headers['transfer-encoding']) return dispatch(ctx, params, path, undefined);
+    return readBody(ctx, bodyType, limits).then((body) => dispatch(ctx, params, path, body));
   };
 }
 
@@ -76,7 +112,7 @@ export interface Endpoint {
  * lookup; the others through @koa/router's matcher, once. Unknown paths are 404; a known path
  * with another method is 405 with `Allow` listing the methods it takes.
  */
-export function buildRouter(mounted: readonly MountedRoute[], http: KernelConfig['http'], streams?: EventStreams): { middleware: Middleware; endpoints: Endpoint[] } {
+export function buildRouter(mounted: readonly MountedRoute[], http: KernelConfig['http'], streams?: EventStreams): { route: (ctx: Context) => Promise<void> | void; endpoints: Endpoint[] } {
   // The router is used as a matcher only (its layers' own middleware never runs), so each
   // request is matched once and goes straight to the route's handler.
   const router = new Router();
@@ -100,9 +136,9 @@ export function buildRouter(mounted: readonly MountedRoute[], http: KernelConfig
   }
   // What the router really serves (HEAD is Koa's automatic twin of GET), read back from its layers.
   const endpoints = router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: String(layer.path) })));
-  // Not async: it hands back the handler's promise itself, and reads the path (which Koa parses
-  // from the URL on each access) once.
-  const middleware: Middleware = (ctx) => {
+  // Not async: it hands back the handler's promise itself (or throws a 404 or 405 at once), and
+  // reads the path (which Koa parses from the URL on each access) once.
+  const route = (ctx: Context): Promise<void> | void => {
     const path = ctx.path;
     const fast = exact.get(path)?.get(ctx.method);
     if (fast) return fast(ctx, {}, path);
@@ -121,5 +157,5 @@ export function buildRouter(mounted: readonly MountedRoute[], http: KernelConfig
     }
     throw new ApiError('method_not_allowed', `${path} does not accept ${ctx.method}.`, { headers: { Allow: [...allowed].join(', ') } });
   };
-  return { middleware, endpoints };
+  return { route, endpoints };
 }

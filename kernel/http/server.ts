@@ -1,10 +1,11 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import type { KernelConfig } from '../config/types.js';
 import type { Realtime } from '../realtime/index.js';
 import { answerClientErrors } from './client-error.js';
+import { StampedResponse } from './response-headers.js';
 
 export interface HttpServer {
   /** Starts serving on the configured host and port; resolves with the bound address. */
@@ -21,9 +22,9 @@ export function createHttpServer(input: { app: Koa; config: Readonly<KernelConfi
   return {
     listen() {
       return new Promise((resolve, reject) => {
-        const s = app.listen(config.http.port, config.http.host);
+        const s = createServer({ ServerResponse: StampedResponse });
         server = s;
-        answerClientErrors(s, logger);
+        s.on('request', answerClientErrors(s, logger, app.callback()));
         s.on('upgrade', realtime.upgradeListener(app.callback()));
         s.on('connection', (socket: Socket) => {
           sockets.add(socket);
@@ -35,6 +36,7 @@ export function createHttpServer(input: { app: Koa; config: Readonly<KernelConfi
           const host = config.http.host.includes(':') ? `[${config.http.host}]` : config.http.host;
           resolve({ port, url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}` });
         });
+        s.listen(config.http.port, config.http.host);
       });
     },
     async drain() {

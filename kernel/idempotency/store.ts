@@ -105,6 +105,9 @@ export const keyExpiryIndexMigration: Migration = {
     await db.raw(`DROP INDEX CONCURRENTLY IF EXISTS ${EXPIRY_INDEX}`);
     await db.raw(`CREATE INDEX CONCURRENTLY ${EXPIRY_INDEX} ON ${TABLE} (expires_at)`);
   },
+  async upInTransaction(db) {
+    await db.raw(`CREATE INDEX ${EXPIRY_INDEX} ON ${TABLE} (expires_at)`);
+  },
   async down(db) {
     await db.raw(`DROP INDEX CONCURRENTLY IF EXISTS ${EXPIRY_INDEX}`);
   },

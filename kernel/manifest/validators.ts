@@ -39,15 +39,18 @@ function toDetails(part: string, errors: readonly ErrorObject[]): ErrorDetail[] 
  * type is an error.
  */
 export class SchemaCompiler {
-  private readonly text = addStorableFormats(addFormats(new Ajv2020({ allErrors: true, strict: false, coerceTypes: 'array', useDefaults: true })));
-  // Schemas are checked against the meta-schema once, by `text`; compiling the meta-schema
-  // again for this second instance cost 50 ms of every start.
+  // Neither instance checks schemas against JSON Schema itself: `check` does, once per schema,
+  // and only for plugins not in `trusted` (the built-in ones, whose schemas a test checks once,
+  // test/kernel/own-schemas.test.ts): compiling the meta-schema cost ~50 ms of every start.
+  private readonly text = addStorableFormats(addFormats(new Ajv2020({ allErrors: true, strict: false, coerceTypes: 'array', useDefaults: true, validateSchema: false })));
   private readonly json = addStorableFormats(addFormats(new Ajv2020({ allErrors: true, strict: false, useDefaults: true, validateSchema: false })));
+  private checker: Ajv2020 | undefined;
 
-  constructor(manifests: readonly Manifest[]) {
+  constructor(manifests: readonly Manifest[], private readonly trusted: ReadonlySet<string> = new Set()) {
     for (const manifest of manifests) {
       const defs = boundIntegers(rewriteRefs(manifest.schemas ?? {}, ajvRef(manifest.id))) as Record<string, unknown>;
       const document = { $id: pluginSchemaId(manifest.id), $defs: defs };
+      this.check(manifest.id, 'schemas', document);
       this.text.addSchema(document);
       this.json.addSchema(document);
     }
@@ -57,11 +60,18 @@ export class SchemaCompiler {
   compile(plugin: string, part: 'params' | 'query' | 'body', schema: Record<string, unknown>): Validator {
     const ajv = part === 'body' ? this.json : this.text;
     const rewritten = boundIntegers(rewriteRefs(schema, ajvRef(plugin))) as object;
-    if (!this.text.validateSchema(rewritten)) throw new Error(`${plugin} ${part} schema is invalid: ${this.text.errorsText(this.text.errors)}`);
+    this.check(plugin, part, rewritten);
     let validate: ValidateFunction | undefined;
     return (value) => {
       validate ??= ajv.compile(rewritten);
       return validate(value) ? null : toDetails(part, validate.errors ?? []);
     };
+  }
+
+  /** Throws when a schema of a plugin not trusted breaks JSON Schema 2020-12. */
+  private check(plugin: string, part: string, schema: object): void {
+    if (this.trusted.has(plugin)) return;
+    const checker = (this.checker ??= new Ajv2020({ allErrors: true, strict: false }));
+    if (!checker.validateSchema(schema)) throw new Error(`${plugin} ${part} schema is invalid: ${checker.errorsText(checker.errors)}`);
   }
 }

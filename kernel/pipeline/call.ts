@@ -51,7 +51,9 @@ class TransportCall implements Call {
   query: Record<string, unknown>;
   readonly headers: Record<string, string | undefined>;
   body: unknown;
-  readonly receivedAt = new Date();
+  /** Read as `receivedAt`; a number until then, since most calls never ask. */
+  private readonly receivedMs = Date.now();
+  private receivedDate: Date | undefined = undefined;
   principal?: Principal = undefined;
   tenantId?: string = undefined;
   page?: PageRequest = undefined;
@@ -73,6 +75,11 @@ class TransportCall implements Call {
     this.headers = input.headers;
     this.body = input.body;
     this.db = db;
+  }
+
+  get receivedAt(): Date {
+    this.receivedDate ??= new Date(this.receivedMs);
+    return this.receivedDate;
   }
 
   get attribution(): Attribution {

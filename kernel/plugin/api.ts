@@ -12,7 +12,7 @@ import type { KernelConfig } from '../config/types.js';
 import type { Events } from '../events/types.js';
 import type { JobSpec, Jobs } from '../jobs/types.js';
 import type {
-  AuditEntry, AuditSink, Authenticator, Catalog, Clock, Dispatcher, KernelMode, LogRecord, LogSink, MaintenanceCommand, Migration, PluginContext, PluginDefinition, PluginInstance, Readiness, SecretStore, StepFactory, StepSlot, TenantDirectory, TicketService,
+  AuditEntry, AuditSink, Authenticator, Catalog, Clock, Dispatcher, KernelMode, LogRecord, LogSink, MaintenanceCommand, Migration, PluginContext, PluginDefinition, PluginPrepareContext, PluginInstance, Readiness, SecretStore, StepFactory, StepSlot, TenantDirectory, TicketService,
 } from '../types.js';
 import type { Manifest } from '../manifest/types.js';
 import type { Sandbox } from '../../sandbox/types.js';
@@ -99,13 +99,25 @@ export const coreExtensions = {
 } as const;
 
 /** What a typed plugin's setup receives besides its services. */
-export interface PluginSetupContext<S> {
+export interface PluginSetupContext<S, P = undefined> {
   readonly id: string;
   readonly manifest: Manifest;
   /** The plugin's settings, validated against its manifest's settings schema (defaults filled in), frozen. */
   readonly settings: Readonly<S>;
   /** `serve`, or `maintenance` when booted to run an operator command (provision nothing then). */
   readonly mode: KernelMode;
+  /** What the plugin's `prepare` returned (undefined without one). */
+  readonly prepared: P;
+}
+
+/** What a typed plugin's `prepare` receives: its settings and where it runs, no service yet. */
+export interface PluginPrepareSpecContext<S> {
+  readonly id: string;
+  readonly settings: Readonly<S>;
+  readonly profile: PluginPrepareContext['profile'];
+  readonly mode: KernelMode;
+  /** True when this boot creates the database, false when it exists, undefined when unknown (a server). */
+  readonly newDatabase: boolean | undefined;
 }
 
 /** What a plugin gives back from setup. */
@@ -119,14 +131,20 @@ export interface PluginSetup {
   stop?(): Promise<void>;
 }
 
-export interface PluginSpec<D extends Record<string, ServiceRef<unknown>>, S> {
+export interface PluginSpec<D extends Record<string, ServiceRef<unknown>>, S, P = undefined> {
   id: string;
   /** Path of the manifest file (relative to the project root for built-ins), or the manifest itself. */
   manifest: string | Manifest;
   migrations?: Migration[];
   /** The services the plugin needs; it receives exactly these. */
   deps: D;
-  setup(services: ServicesOf<D>, context: PluginSetupContext<S>): PluginSetup | Promise<PluginSetup>;
+  /**
+   * Work that needs no service (the database is not open yet), started right after the plugins
+   * are resolved so it overlaps the rest of the boot; setup receives the result as `prepared`.
+   * Return a promise as it is (not awaited by the kernel): setup or start awaits it when needed.
+   */
+  prepare?(context: PluginPrepareSpecContext<S>): P;
+  setup(services: ServicesOf<D>, context: PluginSetupContext<S, P>): PluginSetup | Promise<PluginSetup>;
   /** Operator commands by name (`npm run admin -- <name>`). */
   commands?: Record<string, MaintenanceCommand>;
 }
@@ -135,14 +153,17 @@ export interface PluginSpec<D extends Record<string, ServiceRef<unknown>>, S> {
  * Declares a plugin. `S` is the type of its settings, which the kernel validates against the
  * manifest's `settings` schema before setup; `deps` decides the services it receives.
  */
-export function createPlugin<D extends Record<string, ServiceRef<unknown>>, S = Readonly<Record<string, unknown>>>(spec: PluginSpec<D, S>): PluginDefinition {
+export function createPlugin<D extends Record<string, ServiceRef<unknown>>, S = Readonly<Record<string, unknown>>, P = undefined>(spec: PluginSpec<D, S, P>): PluginDefinition {
   const definition: PluginDefinition = {
     id: spec.id,
     manifest: spec.manifest,
     deps: spec.deps,
     // The kernel resolved exactly `deps` into `context.services` (boot/plugin-services.ts).
-    setup: (context: PluginContext) => spec.setup(context.services as ServicesOf<D>, { id: context.id, manifest: context.manifest, settings: context.settings as Readonly<S>, mode: context.mode }),
+    setup: (context: PluginContext) =>
+      spec.setup(context.services as ServicesOf<D>, { id: context.id, manifest: context.manifest, settings: context.settings as Readonly<S>, mode: context.mode, prepared: context.prepared as P }),
   };
+  const { prepare } = spec;
+  if (prepare) definition.prepare = (context: PluginPrepareContext) => prepare({ ...context, settings: context.settings as Readonly<S> });
   if (spec.migrations) definition.migrations = spec.migrations;
   if (spec.commands) definition.commands = spec.commands;
   return definition;

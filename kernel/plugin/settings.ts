@@ -2,7 +2,14 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { JsonSchema } from '../manifest/types.js';
 import { PluginLoadError } from './resolve.js';
 
-const ajv = new Ajv2020({ allErrors: true, strict: false, useDefaults: true });
+const options = { allErrors: true, strict: false, useDefaults: true } as const;
+/**
+ * For the built-in plugins' schemas, which a test checks against JSON Schema once
+ * (test/kernel/own-schemas.test.ts): compiling the meta-schema to check them cost ~100 ms of
+ * every start. A plugin from elsewhere has its schema checked (the meta-schema then compiled).
+ */
+const trusted = new Ajv2020({ ...options, validateSchema: false });
+let checking: Ajv2020 | undefined;
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object') {
@@ -16,10 +23,12 @@ function deepFreeze<T>(value: T): T {
  * A plugin's settings (`settings.<id>` in the profile), checked against the JSON Schema its
  * manifest declares, defaults filled in, frozen — like the rest of the configuration, a wrong
  * value stops the boot with one line per problem. Without a schema the settings pass as given.
+ * `builtin`: the schema is one of this repository's, checked by a test rather than here.
  */
-export function pluginSettings(plugin: string, schema: JsonSchema | undefined, raw: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+export function pluginSettings(plugin: string, schema: JsonSchema | undefined, raw: Readonly<Record<string, unknown>>, builtin = false): Readonly<Record<string, unknown>> {
   const copy = structuredClone({ ...raw }) as Record<string, unknown>;
   if (schema) {
+    const ajv = builtin ? trusted : (checking ??= new Ajv2020(options));
     const validate = ajv.compile(schema);
     if (!validate(copy)) {
       const problems = (validate.errors ?? []).map((e) => {

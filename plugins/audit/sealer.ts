@@ -43,6 +43,8 @@ export function createSealer(db: Knex, logger: Logger, options: SealerOptions, m
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let stopped = false;
+  /** Tenants whose last batch found records behind the horizon: chained on a retry, not at the next sweep. */
+  const heldBack = new Set<string>();
 
   /**
    * Chains up to one batch; returns how many records it chained. The head is usually free, so a
@@ -73,7 +75,8 @@ export function createSealer(db: Knex, logger: Logger, options: SealerOptions, m
         head = await lockHead(trx, tenantId);
         if (!head) throw new Error(`audit head of tenant ${tenantId} could not be created`);
       }
-      const rows = await recordsToSeal(trx, tenantId, head.last, head.horizon, options.batch);
+      const { rows, heldBack: waiting } = await recordsToSeal(trx, tenantId, head.last, head.horizon, options.batch);
+      if (waiting) heldBack.add(tenantId);
       let { seq, hash } = head;
       const seals: SealRow[] = rows.map((row) => {
         const prev = hash;
@@ -98,21 +101,31 @@ export function createSealer(db: Knex, logger: Logger, options: SealerOptions, m
       timer = undefined;
       running = flush().then((failed) => {
         running = undefined;
-        // A tenant that failed (a lock timeout, the database away) is tried again, not at once.
+        // A tenant that failed (a lock timeout, the database away), or whose records wait behind a
+        // transaction still running (anywhere on the server), is tried again, not at once.
         if (pending.size > 0) schedule(failed ? RETRY_MS : options.delayMs);
       });
     }, delay);
     timer.unref();
   }
 
-  /** Seals the pending tenants; true when one failed (it stays pending, its records committed and unsealed). */
+  /** Chains what it can; true when records of the tenant wait behind the horizon (it stays pending). */
+  async function sealAllOrHoldBack(tenantId: string): Promise<boolean> {
+    heldBack.delete(tenantId);
+    await sealAll(tenantId);
+    if (!heldBack.has(tenantId)) return false;
+    pending.add(tenantId);
+    return true;
+  }
+
+  /** Seals the pending tenants; true when one failed or was held back (it stays pending, its records committed and unsealed). */
   async function flush(): Promise<boolean> {
     const tenants = [...pending];
     pending.clear();
     let failed = false;
     for (const tenantId of tenants) {
       try {
-        await sealAll(tenantId);
+        if (await sealAllOrHoldBack(tenantId)) failed = true;
       } catch (err) {
         logger.warn({ err, tenantId }, 'audit records could not be sealed yet');
         metrics.failed();
@@ -139,7 +152,9 @@ export function createSealer(db: Knex, logger: Logger, options: SealerOptions, m
       pending.add(tenantId);
       schedule(options.delayMs);
     },
-    now: sealAll,
+    async now(tenantId) {
+      if (await sealAllOrHoldBack(tenantId)) schedule(RETRY_MS);
+    },
     sweep,
     async start() {
       const offset = await advanceClock(db);

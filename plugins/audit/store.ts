@@ -172,17 +172,20 @@ export async function createHead(trx: Knex.Transaction, tenantId: string, genesi
 }
 
 /**
- * The next committed records to chain, oldest first. A record beyond the head that has a seal
- * already (the head was moved back) is left for verification to report, not sealed twice.
+ * The next committed records to chain, oldest first, and whether records wait behind the horizon
+ * (committed or not, their transaction is not below it yet). A record beyond the head that has a
+ * seal already (the head was moved back) is left for verification to report, not sealed twice.
+ * The query does not stop at the horizon, so that one read also tells whether any wait behind it.
  */
-export async function recordsToSeal(trx: Knex.Transaction, tenantId: string, after: Position | null, horizon: number, limit: number): Promise<AuditRow[]> {
+export async function recordsToSeal(trx: Knex.Transaction, tenantId: string, after: Position | null, horizon: number, limit: number): Promise<{ rows: AuditRow[]; heldBack: boolean }> {
   const query = trx('audit_records as r')
     .select('r.*')
     .where('r.tenant_id', tenantId)
-    .andWhere('r.xact', '<', horizon)
     .whereNotExists((q) => q.select(trx.raw('1')).from('audit_seals as s').whereRaw('s.tenant_id = r.tenant_id AND s.xact = r.xact AND s.record_id = r.id'));
   if (after) query.andWhereRaw('(r.xact, r.id) > (?, ?)', [after.xact, after.id]);
-  return (await query.orderBy([{ column: 'r.xact' }, { column: 'r.id' }]).limit(limit)) as AuditRow[];
+  const found = (await query.orderBy([{ column: 'r.xact' }, { column: 'r.id' }]).limit(limit)) as AuditRow[];
+  const below = found.findIndex((row) => Number(row.xact) >= horizon);
+  return below === -1 ? { rows: found, heldBack: false } : { rows: found.slice(0, below), heldBack: true };
 }
 
 export interface SealRow {

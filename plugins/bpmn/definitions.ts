@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { BpmnModdle } from 'bpmn-moddle';
 import { ApiError } from '../../kernel/errors.js';
+import { bpmnLibraries } from './libraries.js';
 
 /**
  * Deployed BPMN: parsed and checked with bpmn-moddle before anything is stored. Only elements
@@ -85,6 +85,7 @@ export async function parseDefinition(xml: string): Promise<ParsedDefinition> {
   if (xml.trim().length === 0) throw refuse('The body is empty; send BPMN 2.0 XML.');
   let parsed: { rootElement: ModdleElement; warnings: Array<{ message: string }> };
   try {
+    const { BpmnModdle } = await bpmnLibraries();
     parsed = (await new BpmnModdle().fromXML(xml)) as unknown as typeof parsed;
   } catch (err) {
     const warnings = (err as { warnings?: Array<{ message: string }> }).warnings ?? [];

@@ -1,9 +1,10 @@
 import { EventEmitter } from 'node:events';
-import { Engine } from 'bpmn-engine';
+import type { Engine } from 'bpmn-engine';
 import type { Knex } from 'knex';
 import type { Sandbox } from '../../sandbox/types.js';
 import type { DefinitionMeta } from './definitions.js';
 import type { BpmnPublisher } from './contract.js';
+import { loadedBpmnLibraries } from './libraries.js';
 
 /**
  * One instance's engine, driven from outside: bpmn-engine runs the BPMN semantics, and this
@@ -66,6 +67,21 @@ export interface InstanceRef {
 
 class StepLimit extends Error {}
 
+/**
+ * The engine's own logger (the `debug` package), made once per scope: the engine and each of its
+ * elements ask for one, and creating `debug` loggers anew for every instance cost more than the
+ * definitions' few elements took to run. DEBUG=bpmn-engine:* still turns them on.
+ */
+let engineLogger: ((scope: string) => unknown) | undefined;
+const loggers = new Map<string, unknown>();
+function sharedLogger(scope: string): unknown {
+  let logger = loggers.get(scope);
+  // Made from the first engine's options: the library is loaded on first use, not at boot.
+  engineLogger ??= (new (loadedBpmnLibraries().Engine)({ name: 'logger' }) as unknown as { options: { Logger: (scope: string) => unknown } }).options.Logger;
+  if (!logger) loggers.set(scope, (logger = engineLogger(scope)));
+  return logger;
+}
+
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value ?? {})) as T;
 /** bpmn-elements puts the process's run message (fields, content, properties) among its variables; they are not the instance's. */
@@ -96,6 +112,8 @@ export class InstanceEngine {
     engineState: unknown,
     variables: Record<string, unknown>,
   ) {
+    // Loaded by now: the service awaits bpmnLibraries() for the definition's context first.
+    const { Engine } = loadedBpmnLibraries();
     this.engine = new Engine({
       name: instance.id,
       sourceContext,
@@ -104,6 +122,7 @@ export class InstanceEngine {
       scripts: this.scripts(),
       extensions: { runtimeServices: (activity: { type: string; id: string; behaviour: Record<string, unknown> }) => this.bindService(activity) },
       settings: { enableDummyService: false },
+      Logger: sharedLogger,
     } as never);
     this.engine.on('end', () => (this.ended = true));
     this.engine.on('error', (err: Error) => (this.failure ??= err));
@@ -113,8 +132,8 @@ export class InstanceEngine {
     }
   }
 
-  /** Runs one input until the instance only waits (or ends, or fails), in `trx`. */
-  async advance(input: Input, trx: Knex.Transaction, options: { variablesOfFirst?: boolean } = {}): Promise<Advance> {
+  /** Runs one input until the instance only waits (or ends, or fails), in `trx` (undefined in an engine thread: no service tasks there). */
+  async advance(input: Input, trx: Knex.Transaction | undefined, options: { variablesOfFirst?: boolean } = {}): Promise<Advance> {
     this.trx = trx;
     this.variablesOfFirst = Boolean(options.variablesOfFirst);
     this.history = new Map();

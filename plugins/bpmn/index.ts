@@ -7,6 +7,7 @@ import { definitionHandlers } from './handlers/definitions.js';
 import { instanceHandlers } from './handlers/instances.js';
 import { taskHandlers } from './handlers/tasks.js';
 import { createBpmn } from './migrations/001_bpmn.js';
+import { snapshotStateText } from './migrations/002_snapshot_state_text.js';
 import { BpmnService, type BpmnSettings } from './service.js';
 import { timerJob } from './workers.js';
 
@@ -22,13 +23,14 @@ export default createPlugin<
 >({
   id: 'bpmn',
   manifest: fromRoot('manifests', 'bpmn.json'),
-  migrations: [createBpmn],
+  migrations: [createBpmn, snapshotStateText],
   deps: { db: coreServices.db, clock: coreServices.clock, logs: coreServices.logs, extensions: coreServices.extensions, sandbox: coreServices.sandbox },
   setup({ db, clock, logs, extensions, sandbox }, { settings }) {
     const service = new BpmnService(clock, logs, { sandbox: () => sandbox, publishers: () => extensions.all(bpmnPublishers) }, settings);
     return {
       handlers: { ...definitionHandlers(service), ...instanceHandlers(service), ...taskHandlers(service) },
       offers: [bpmnPublishers],
+      stop: () => service.close(),
       contributions: [
         contribute(coreExtensions.jobs, timerJob(db, service, { intervalMs: settings.timer_interval_ms, batch: settings.timer_batch })),
         contribute(alertSignals, incidentsSignal),

@@ -1,11 +1,12 @@
 import type { Knex } from 'knex';
-import { BpmnModdle } from 'bpmn-moddle';
-import { Engine } from 'bpmn-engine';
 import { ApiError } from '../../kernel/errors.js';
 import type { Clock } from '../../kernel/types.js';
 import type { RuntimeLog } from '../../kernel/plugin/api.js';
 import { parseDefinition } from './definitions.js';
-import { InstanceEngine, type EngineDeps, type Input } from './engine.js';
+import { InstanceEngine, type Advance, type EngineDeps, type Input, type Wait } from './engine.js';
+import { engineContext, type EngineContext } from './context.js';
+import { EnginePool, defaultEngineThreads } from './engine-pool.js';
+import { ThreadedEngine } from './threaded-engine.js';
 import { WriteBatch } from './batch.js';
 import { newId, taskIdOf } from './ids.js';
 import { DefinitionStore, HistoryStore, IncidentStore, InstanceStore, WaitStore, type DefinitionRow, type InstanceRow } from './store.js';
@@ -20,9 +21,29 @@ export interface BpmnSettings {
   timer_batch: number;
   /** Engines kept in memory between advances (reused only while the row's revision matches). */
   engine_cache: number;
+  /** Engine threads for definitions without service and script tasks (0: they run on the main thread too); absent: min(2, cores − 1). */
+  engine_threads?: number;
 }
 
+/** An instance's engine on the main thread or in an engine thread: the same advance. */
+type AnyEngine = InstanceEngine | ThreadedEngine;
+
 type Db = Knex | Knex.Transaction;
+
+/**
+ * An advance an engine thread computed before the call's transaction opened (prepareStart,
+ * prepareCompleteKept): the transaction then only writes it. On the embedded database the
+ * transaction holds the one connection, so an engine run inside it would leave the database idle
+ * while the thread works; outside it, the main thread serves other calls' writes meanwhile.
+ */
+export interface PreparedAdvance {
+  row: InstanceRow;
+  engine: ThreadedEngine;
+  result: Advance;
+}
+
+/** An unlocked advance found its instance moved on (or could not tell) before writing anything. */
+class Stale extends Error {}
 
 /**
  * The BPMN domain: deploying definitions, starting instances and advancing them. An advance
@@ -31,16 +52,34 @@ type Db = Knex | Knex.Transaction;
  * writes the new state, what it waits for, its history and incidents in the same transaction.
  */
 export class BpmnService {
-  private readonly contexts = new Map<string, Promise<unknown>>();
+  private readonly contexts = new Map<string, Promise<EngineContext>>();
   private readonly definitions = new Map<string, DefinitionRow>();
-  private readonly engines = new Map<string, { revision: number; engine: InstanceEngine }>();
+  private readonly engines = new Map<string, { revision: number; engine: AnyEngine; row: InstanceRow; taskIds: string[] }>();
+  /** Open task id → instance id, for the kept engines' rows: how a completion finds a kept engine without reading. */
+  private readonly keptTasks = new Map<string, string>();
+  /** Engine threads, started on first use; undefined when settings.engine_threads is 0. */
+  private pool: EnginePool | undefined;
 
   constructor(
     readonly clock: Clock,
     private readonly logs: RuntimeLog,
     private readonly engineDeps: Omit<EngineDeps, 'log' | 'maxSteps' | 'retries'>,
     readonly settings: BpmnSettings,
-  ) {}
+  ) {
+    const threads = settings.engine_threads ?? defaultEngineThreads();
+    if (threads > 0) this.pool = new EnginePool(threads, (tenantId, level, message, fields) => this.log(tenantId, level, message, fields));
+  }
+
+  /** The engine threads, for tests that end one. */
+  get enginePool(): EnginePool | undefined {
+    return this.pool;
+  }
+
+  async close(): Promise<void> {
+    const pool = this.pool;
+    this.pool = undefined;
+    await pool?.close();
+  }
 
   log(tenantId: string, level: 'info' | 'warn' | 'error', message: string, fields: Record<string, unknown>): void {
     void this.logs.write({ tenantId, level, source: 'bpmn', message, fields }).catch(() => undefined);
@@ -74,21 +113,12 @@ export class BpmnService {
     return found;
   }
 
-  private context(definition: DefinitionRow): Promise<unknown> {
+  /** The definition as engines are built from it (context.ts), made once per definition. */
+  private context(definition: DefinitionRow): Promise<EngineContext> {
     const id = `${definition.tenant_id}/${definition.key}`;
     let context = this.contexts.get(id);
     if (!context) {
-      // The engine's serialized form of the definition, made once: engines built from it skip
-      // parsing and serializing, and saved states leave it out (recover takes it from here).
-      context = (async () => {
-        const parsed = await new BpmnModdle().fromXML(definition.xml);
-        const engine = new Engine({ name: 'definition', moddleContext: parsed } as never);
-        const [loaded] = (await engine.getDefinitions()) as unknown as Array<{ environment: { options: { source: unknown } } }>;
-        const source = loaded!.environment.options.source as { serialize(): unknown };
-        // getState() would copy the whole definition into every saved state; recover finds it here instead.
-        source.serialize = () => undefined;
-        return source;
-      })();
+      context = engineContext(definition.xml);
       this.contexts.set(id, context);
       context.catch(() => this.contexts.delete(id));
     }
@@ -96,17 +126,88 @@ export class BpmnService {
   }
 
   /** Creates an instance and runs it to its first wait, in `trx`. */
-  async start(trx: Knex.Transaction, tenantId: string, definition: DefinitionRow, options: { variables: Record<string, unknown>; businessKey: string | null; replayOf?: string; replayFrom?: string; engineState?: unknown }): Promise<InstanceRow> {
-    const now = this.clock.now();
-    const row: InstanceRow = {
-      tenant_id: tenantId, id: newId('bpi'), definition_key: definition.key, process_id: definition.process_id, version: definition.version,
-      business_key: options.businessKey, state: 'active', variables: options.variables, waiting: [], state_revision: options.engineState ? 0 : null, revision: 0,
-      replay_of: options.replayOf ?? null, replay_from: options.replayFrom ?? null, created_at: now, updated_at: now, ended_at: null,
-    };
+  async start(trx: Knex.Transaction, tenantId: string, definition: DefinitionRow, options: { variables: Record<string, unknown>; businessKey: string | null; replayOf?: string; replayFrom?: string; engineState?: unknown; prepared?: PreparedAdvance | undefined }): Promise<InstanceRow> {
+    if (options.prepared) return this.advance(trx, options.prepared.row, { kind: 'start' }, { fresh: true, prepared: options.prepared });
+    const row = this.newRow(tenantId, definition, options);
+    const now = row.created_at;
     if (options.engineState) await new HistoryStore(trx).snapshot(tenantId, row.id, 0, [], options.variables, options.engineState, now);
     if (options.replayOf) this.log(tenantId, 'info', `Instance ${row.id} of ${definition.process_id} v${definition.version} started as a replay of ${options.replayOf}.`, { instance: row.id, process_id: definition.process_id });
     // The row is written once, after the first advance (nobody can see or lock it before the commit anyway).
     return this.advance(trx, row, options.engineState ? { kind: 'resume' } : { kind: 'start' }, { fresh: true });
+  }
+
+  /**
+   * Runs a new instance of a threadable definition to its first wait in an engine thread, before
+   * any transaction (see PreparedAdvance); start() then writes it. Undefined when the definition
+   * runs on the main thread.
+   */
+  async prepareStart(db: Db, tenantId: string, definition: DefinitionRow, options: { variables: Record<string, unknown>; businessKey: string | null }): Promise<PreparedAdvance | undefined> {
+    if (!this.pool || !(await this.context(definition)).threadable) return undefined;
+    const row = this.newRow(tenantId, definition, options);
+    const engine = this.threadedEngine(row, definition);
+    const result = await engine.advance({ kind: 'start' }, db, { variablesOfFirst: true, keepAs: row.revision + 1 });
+    return { row, engine, result };
+  }
+
+  private newRow(tenantId: string, definition: DefinitionRow, options: { variables: Record<string, unknown>; businessKey: string | null; replayOf?: string; replayFrom?: string; engineState?: unknown }): InstanceRow {
+    const now = this.clock.now();
+    return {
+      tenant_id: tenantId, id: newId('bpi'), definition_key: definition.key, process_id: definition.process_id, version: definition.version,
+      business_key: options.businessKey, state: 'active', variables: options.variables, waiting: [], state_revision: options.engineState ? 0 : null, revision: 0,
+      replay_of: options.replayOf ?? null, replay_from: options.replayFrom ?? null, created_at: now, updated_at: now, ended_at: null,
+    };
+  }
+
+  private threadedEngine(row: InstanceRow, definition: DefinitionRow): ThreadedEngine {
+    return new ThreadedEngine(this.pool!, { tenantId: row.tenant_id, id: row.id, businessKey: row.business_key }, { id: `${row.tenant_id}/${definition.key}`, xml: definition.xml, meta: definition.meta }, { maxSteps: this.settings.max_steps, retries: this.settings.retries, keep: this.settings.engine_cache }, { stateRevision: row.state_revision, variables: row.variables }, (db, revision) => new HistoryStore(db).stateTextAt(row.tenant_id, row.id, revision));
+  }
+
+  /**
+   * Completes task `taskId` with this kernel's kept engine without locking first: the advance
+   * runs on the engine as this kernel committed it, and its writes go in one statement guarded by
+   * the row's revision (and the task still open), so a concurrent completion or another kernel's
+   * advance makes it write nothing. Undefined when there is no kept engine for the task, when its
+   * definition has service tasks (their appends go to the database during the advance, before
+   * the guard could undo them), or when the instance moved on: the caller then locks and reloads.
+   */
+  async completeKept(trx: Knex.Transaction, tenantId: string, taskId: string, variables: Record<string, unknown>, prepared?: PreparedAdvance & { executionId: string }): Promise<InstanceRow | undefined> {
+    if (prepared) {
+      try {
+        return await this.advance(trx, prepared.row, { kind: 'signal', ref: '', variables }, { completedTask: { executionId: prepared.executionId, variables }, unlocked: { taskId }, prepared });
+      } catch (err) {
+        if (err instanceof Stale) return undefined;
+        throw err;
+      }
+    }
+    const instanceId = this.keptTasks.get(taskId);
+    const kept = instanceId !== undefined ? this.engines.get(instanceId) : undefined;
+    if (!kept || kept.row.tenant_id !== tenantId || !kept.taskIds.includes(taskId)) return undefined;
+    const definition = await this.definition(trx, tenantId, kept.row.definition_key);
+    if (!(await this.context(definition)).sideEffectFree) return undefined;
+    const wait = kept.row.waiting.find((w) => w.kind === 'task' && taskIdOf(kept.row.id, w.executionId) === taskId);
+    if (!wait || wait.kind !== 'task') return undefined;
+    try {
+      return await this.advance(trx, kept.row, { kind: 'signal', ref: wait.activityId, executionId: wait.executionId, variables }, { completedTask: { executionId: wait.executionId, variables }, unlocked: { taskId } });
+    } catch (err) {
+      if (err instanceof Stale) return undefined;
+      throw err;
+    }
+  }
+
+  /**
+   * completeKept's engine run, before the transaction (see PreparedAdvance), when the kept engine
+   * is in an engine thread; completeKept(…, prepared) then writes it with the same guard.
+   */
+  async prepareCompleteKept(db: Db, tenantId: string, taskId: string, variables: Record<string, unknown>): Promise<(PreparedAdvance & { executionId: string }) | undefined> {
+    const instanceId = this.keptTasks.get(taskId);
+    const kept = instanceId !== undefined ? this.engines.get(instanceId) : undefined;
+    if (!kept || !(kept.engine instanceof ThreadedEngine) || kept.row.tenant_id !== tenantId || !kept.taskIds.includes(taskId)) return undefined;
+    const wait = kept.row.waiting.find((w) => w.kind === 'task' && taskIdOf(kept.row.id, w.executionId) === taskId);
+    if (!wait || wait.kind !== 'task') return undefined;
+    // Taken: whatever happens next, this engine has moved on from the row it was kept with.
+    this.forget(kept.row.id);
+    const result = await kept.engine.advance({ kind: 'signal', ref: wait.activityId, executionId: wait.executionId, variables }, db, { keepAs: kept.row.revision + 1 });
+    return { row: kept.row, engine: kept.engine, result, executionId: wait.executionId };
   }
 
   async lockInstance(trx: Knex.Transaction, tenantId: string, id: string): Promise<InstanceRow> {
@@ -115,25 +216,46 @@ export class BpmnService {
     return row;
   }
 
-  /** Runs `input` on the locked instance `row` and stores what it did. */
-  async advance(trx: Knex.Transaction, row: InstanceRow, input: Input, options: { fresh?: boolean; completedTask?: { executionId: string; variables: Record<string, unknown> } } = {}): Promise<InstanceRow> {
+  /**
+   * Runs `input` on the locked instance `row` and stores what it did. With `unlocked` (see
+   * completeKept) the row is not locked: the writes are guarded, or preceded by locking the
+   * task and checking the row did not move; a row that moved throws Stale, nothing written.
+   */
+  async advance(trx: Knex.Transaction, row: InstanceRow, input: Input, options: { fresh?: boolean; completedTask?: { executionId: string; variables: Record<string, unknown> }; unlocked?: { taskId: string }; prepared?: PreparedAdvance } = {}): Promise<InstanceRow> {
     const definition = await this.definition(trx, row.tenant_id, row.definition_key);
     const context = await this.context(definition);
     const cached = this.engines.get(row.id);
-    this.engines.delete(row.id);
+    this.forget(row.id);
     // A kept engine is the saved state only if nobody advanced the instance since; a resume
     // always starts from the saved state, because a kept engine's timers never fire.
-    const engine = cached && cached.revision === row.revision && input.kind === 'signal'
-      ? cached.engine
-      : new InstanceEngine({ ...this.engineDeps, maxSteps: this.settings.max_steps, retries: this.settings.retries, log: (level, message, fields) => this.log(row.tenant_id, level, message, fields) }, definition.meta, context, { tenantId: row.tenant_id, id: row.id, businessKey: row.business_key }, row.state_revision === null ? undefined : await new HistoryStore(trx).stateAt(row.tenant_id, row.id, row.state_revision), row.variables);
+    const instance = { tenantId: row.tenant_id, id: row.id, businessKey: row.business_key };
+    const stateRevision = row.state_revision;
+    // Definitions without service and script tasks run in an engine thread (context.ts says which);
+    // the others on this thread, where their publishers' transaction and the sandbox are.
+    let engine: AnyEngine;
+    if (options.prepared) engine = options.prepared.engine;
+    else if (cached && cached.revision === row.revision && input.kind === 'signal') engine = cached.engine;
+    else if (this.pool && context.threadable) engine = this.threadedEngine(row, definition);
+    else {
+      engine = new InstanceEngine({ ...this.engineDeps, maxSteps: this.settings.max_steps, retries: this.settings.retries, log: (level, message, fields) => this.log(row.tenant_id, level, message, fields) }, definition.meta, context.source, instance, stateRevision === null ? undefined : await new HistoryStore(trx).stateAt(row.tenant_id, row.id, stateRevision), row.variables);
+    }
     // Variables go into the history only where a replay reads them: the first activity an instance starts.
-    const result = await engine.advance(input, trx, { variablesOfFirst: Boolean(options.fresh) });
+    const result = options.prepared?.result ?? (await engine.advance(input, trx, { variablesOfFirst: Boolean(options.fresh), keepAs: row.revision + 1 }));
     const now = this.clock.now();
     const revision = row.revision + 1;
     const tenantId = row.tenant_id;
+    let guarded = false;
+    if (options.unlocked) {
+      if (this.guardable(row.waiting, result, options.completedTask?.executionId)) guarded = true;
+      else {
+        // Writes that cannot be guarded (deletes that go first, incidents): lock, and go on only if the row is the one the engine ran from.
+        const locked = await new InstanceStore(trx).lockTask(tenantId, options.unlocked.taskId);
+        if (!locked || locked.task.state !== 'open' || locked.instance.state !== 'active' || locked.instance.revision !== row.revision) throw new Stale();
+      }
+    }
     // Everything the advance writes goes in one statement (see WriteBatch).
     const batch = new WriteBatch();
-    batch.add(new HistoryStore(trx).recordQuery(tenantId, row.id, result.history, revision * 100_000));
+    batch.add(new HistoryStore(trx).recordQuery(tenantId, row.id, result.history, revision * 100_000, guarded));
     if (result.engineState !== undefined) {
       // A message subscription's key: the variable its message names (rt:correlationKey), else the business key.
       for (const wait of result.waits) {
@@ -145,9 +267,9 @@ export class BpmnService {
       // A task keeps the time it was first seen waiting (its row's created_at), so answers need not read it back.
       const seen = new Map(row.waiting.flatMap((w) => (w.kind === 'task' && w.createdAt ? [[w.executionId, w.createdAt] as const] : [])));
       for (const wait of result.waits) if (wait.kind === 'task') wait.createdAt = seen.get(wait.executionId) ?? now.toISOString();
-      await new WaitStore(trx).replaceInto(batch, tenantId, row.id, row.waiting, result.waits, (executionId) => taskIdOf(row.id, executionId), now, options.completedTask);
+      await new WaitStore(trx).replaceInto(batch, tenantId, row.id, row.waiting, result.waits, (executionId) => taskIdOf(row.id, executionId), now, options.completedTask, guarded);
       // An ended instance has nothing to resume: no snapshot.
-      if (result.state !== 'completed') batch.add(new HistoryStore(trx).snapshotQuery(tenantId, row.id, revision, [...new Set(result.waits.map((w) => w.activityId))], result.variables, result.engineState, now));
+      if (result.state !== 'completed') batch.add(new HistoryStore(trx).snapshotQuery(tenantId, row.id, revision, [...new Set(result.waits.map((w) => w.activityId))], result.variables, result.engineState, now, guarded));
     }
     for (const incident of result.incidents) {
       batch.add(new IncidentStore(trx).insertQuery({ tenant_id: tenantId, id: newId('bpx'), instance_id: row.id, activity_id: incident.activityId, message: incident.message.slice(0, 4000), state: 'open', created_at: now, resolved_at: null }));
@@ -159,24 +281,56 @@ export class BpmnService {
       waiting: result.engineState !== undefined ? result.waits : row.waiting,
       state_revision: snapshotted ? revision : row.state_revision, ended_at: result.state === 'completed' ? now : null,
     };
-    if (options.fresh) batch.add(new InstanceStore(trx).insertQuery(saved));
-    else batch.add(new InstanceStore(trx).saveQuery(tenantId, row.id, { state: saved.state, variables: saved.variables, waiting: saved.waiting, state_revision: saved.state_revision, revision, updated_at: now, ended_at: saved.ended_at }));
-    await batch.run(trx);
+    const fields = { state: saved.state, variables: saved.variables, waiting: saved.waiting, state_revision: saved.state_revision, revision, updated_at: now, ended_at: saved.ended_at };
+    if (guarded) {
+      if (!(await batch.runGuarded(trx, new InstanceStore(trx).guardQuery(tenantId, row.id, row.revision, options.unlocked!.taskId, fields)))) throw new Stale();
+    } else {
+      if (options.fresh) batch.add(new InstanceStore(trx).insertQuery(saved));
+      else batch.add(new InstanceStore(trx).saveQuery(tenantId, row.id, fields));
+      await batch.run(trx);
+    }
     if (result.state === 'completed') this.log(tenantId, 'info', `Instance ${row.id} completed.`, { instance: row.id });
     if (result.state === 'active' && result.engineState !== undefined) {
       // Kept only once the advance committed: a rolled-back advance must not leave its engine behind.
-      void trx.executionPromise.then(() => this.keep(row.id, revision, engine), () => undefined);
+      void trx.executionPromise.then(() => this.keep(saved, engine), () => undefined);
     }
     return saved;
   }
 
-  private keep(id: string, revision: number, engine: InstanceEngine): void {
-    if (this.settings.engine_cache <= 0) return;
-    this.engines.set(id, { revision, engine });
-    if (this.engines.size > this.settings.engine_cache) this.engines.delete(this.engines.keys().next().value as string);
+  /**
+   * Whether an unlocked advance's writes can all be guarded: the instance waited and waits only
+   * on tasks (timers and subscriptions are replaced by deletes that go first), no task vanished
+   * but the one completed (cancelling it goes first), and nothing failed (incidents).
+   */
+  private guardable(previous: readonly Wait[], result: Advance, completedExecutionId: string | undefined): boolean {
+    if (result.engineState === undefined || result.incidents.length > 0) return false;
+    if (previous.some((w) => w.kind !== 'task') || result.waits.some((w) => w.kind !== 'task')) return false;
+    const now = new Set(result.waits.map((w) => (w as Extract<Wait, { kind: 'task' }>).executionId));
+    return previous.every((w) => w.kind !== 'task' || now.has(w.executionId) || w.executionId === completedExecutionId);
   }
 
+  private keep(row: InstanceRow, engine: AnyEngine): void {
+    if (this.settings.engine_cache <= 0) return;
+    if (engine instanceof ThreadedEngine) engine.keptAt(row);
+    const id = row.id;
+    this.forget(id);
+    const taskIds = row.waiting.flatMap((w) => (w.kind === 'task' ? [taskIdOf(id, w.executionId)] : []));
+    this.engines.set(id, { revision: row.revision, engine, row, taskIds });
+    for (const taskId of taskIds) this.keptTasks.set(taskId, id);
+    if (this.engines.size > this.settings.engine_cache) this.forget(this.engines.keys().next().value as string);
+  }
+
+  /** Forgets the kept engine of instance `id` and its tasks. */
   forget(id: string): void {
+    const kept = this.engines.get(id);
+    if (!kept) return;
     this.engines.delete(id);
+    for (const taskId of kept.taskIds) if (this.keptTasks.get(taskId) === id) this.keptTasks.delete(taskId);
+  }
+
+  /** The instance's row as this kernel committed it, if its engine is kept and `revision` is still the row's. */
+  keptRow(tenantId: string, id: string, revision: number): InstanceRow | undefined {
+    const kept = this.engines.get(id);
+    return kept && kept.revision === revision && kept.row.tenant_id === tenantId ? kept.row : undefined;
   }
 }

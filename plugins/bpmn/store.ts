@@ -1,9 +1,12 @@
 import type { Knex } from 'knex';
 import type { DefinitionMeta } from './definitions.js';
 import type { HistoryEntry, Wait } from './engine.js';
-import { WriteBatch } from './batch.js';
+import { GUARD, WriteBatch, runWrite, typedValuesList, valuesList, type Write } from './batch.js';
 
 /** All of the plugin's SQL. Every query names the tenant first. */
+
+/** `guarded`: the write tests the batch's guard (see WriteBatch.runGuarded) and does nothing without it. */
+const GUARDED = ` where exists (select 1 from ${GUARD})`;
 
 type Db = Knex | Knex.Transaction;
 const iso = (d: unknown): string | null => (d === null || d === undefined ? null : new Date(d as string).toISOString());
@@ -46,9 +49,11 @@ export class DefinitionStore {
 
   /** The key of the given version of a process, or of its latest (the XML is not read: definitions are cached by key). */
   async keyOf(tenantId: string, processId: string, version?: number): Promise<{ key: string } | undefined> {
-    const query = this.db('bpmn_definitions').select('key').where({ tenant_id: tenantId, process_id: processId });
-    if (version !== undefined) return query.andWhere({ version }).first();
-    return query.orderBy('version', 'desc').first();
+    // Every start asks this (the rest of its definition is cached by key), so it is plain SQL, not compiled at every call.
+    const result = version !== undefined
+      ? await this.db.raw('SELECT key FROM bpmn_definitions WHERE tenant_id = ? AND process_id = ? AND version = ?', [tenantId, processId, version])
+      : await this.db.raw('SELECT key FROM bpmn_definitions WHERE tenant_id = ? AND process_id = ? ORDER BY version DESC LIMIT 1', [tenantId, processId]);
+    return (result.rows as Array<{ key: string }>)[0];
   }
 
   list(tenantId: string, filters: { process_id?: string }, after: string | undefined, fetch: number): Promise<DefinitionRow[]> {
@@ -92,28 +97,34 @@ export class InstanceStore {
   constructor(private readonly db: Db) {}
 
   async insert(row: InstanceRow): Promise<void> {
-    await this.insertQuery(row);
+    await runWrite(this.db, this.insertQuery(row));
   }
 
-  insertQuery(row: InstanceRow): Knex.QueryBuilder {
-    return this.db('bpmn_instances').insert({ ...row, variables: JSON.stringify(row.variables), waiting: JSON.stringify(row.waiting) });
+  insertQuery(row: InstanceRow): Write {
+    return {
+      sql: `insert into bpmn_instances (${INSTANCE_LIST_COLUMNS.join(', ')}) values ${valuesList(1, INSTANCE_LIST_COLUMNS.length)}`,
+      bindings: [row.tenant_id, row.id, row.definition_key, row.process_id, row.version, row.business_key, row.state, JSON.stringify(row.variables), JSON.stringify(row.waiting), row.state_revision, row.revision, row.replay_of, row.replay_from, row.created_at, row.updated_at, row.ended_at],
+    };
   }
 
   /**
    * The task and its instance, both locked for this transaction in one statement (completing a
-   * task advances its instance); undefined when the tenant has no such task.
+   * task advances its instance), with only what says whether a kept copy of the instance's row is
+   * current (its revision); undefined when the tenant has no such task.
    */
-  async lockTask(tenantId: string, taskId: string): Promise<{ task: Pick<TaskRow, 'id' | 'state' | 'activity_id' | 'execution_id'>; instance: InstanceRow } | undefined> {
+  async lockTask(tenantId: string, taskId: string): Promise<{ task: Pick<TaskRow, 'id' | 'state' | 'activity_id' | 'execution_id'>; instance: Pick<InstanceRow, 'tenant_id' | 'id' | 'state' | 'revision'> } | undefined> {
     const result = await this.db.raw(
-      `SELECT t.id AS task__id, t.state AS task__state, t.activity_id AS task__activity_id, t.execution_id AS task__execution_id, i.*
+      `SELECT t.id, t.state, t.activity_id, t.execution_id, i.id AS instance_id, i.state AS instance_state, i.revision
          FROM bpmn_tasks t JOIN bpmn_instances i ON i.tenant_id = t.tenant_id AND i.id = t.instance_id
         WHERE t.tenant_id = ? AND t.id = ? FOR UPDATE`,
       [tenantId, taskId],
     );
     const row = (result.rows as Array<Record<string, unknown>>)[0];
     if (!row) return undefined;
-    const { task__id: id, task__state: state, task__activity_id: activityId, task__execution_id: executionId, ...instance } = row;
-    return { task: { id: id as string, state: state as TaskRow['state'], activity_id: activityId as string, execution_id: executionId as string }, instance: instance as unknown as InstanceRow };
+    return {
+      task: { id: row.id as string, state: row.state as TaskRow['state'], activity_id: row.activity_id as string, execution_id: row.execution_id as string },
+      instance: { tenant_id: tenantId, id: row.instance_id as string, state: row.instance_state as InstanceRow['state'], revision: Number(row.revision) },
+    };
   }
 
   /** The row, locked for this transaction: the one advance of this instance that may run now. */
@@ -126,14 +137,31 @@ export class InstanceStore {
   }
 
   async save(tenantId: string, id: string, fields: Partial<Pick<InstanceRow, 'state' | 'variables' | 'waiting' | 'state_revision' | 'revision' | 'updated_at' | 'ended_at'>>): Promise<void> {
-    await this.saveQuery(tenantId, id, fields);
+    await runWrite(this.db, this.saveQuery(tenantId, id, fields));
   }
 
-  saveQuery(tenantId: string, id: string, fields: Partial<Pick<InstanceRow, 'state' | 'variables' | 'waiting' | 'state_revision' | 'revision' | 'updated_at' | 'ended_at'>>): Knex.QueryBuilder {
-    const update: Record<string, unknown> = { ...fields };
-    if (fields.variables !== undefined) update.variables = JSON.stringify(fields.variables);
-    if (fields.waiting !== undefined) update.waiting = JSON.stringify(fields.waiting);
-    return this.db('bpmn_instances').where({ tenant_id: tenantId, id }).update(update);
+  saveQuery(tenantId: string, id: string, fields: Partial<Pick<InstanceRow, 'state' | 'variables' | 'waiting' | 'state_revision' | 'revision' | 'updated_at' | 'ended_at'>>): Write {
+    const columns: string[] = [];
+    const bindings: unknown[] = [];
+    for (const [column, value] of Object.entries(fields)) {
+      if (value === undefined) continue;
+      columns.push(`${column} = ?`);
+      bindings.push(column === 'variables' || column === 'waiting' ? JSON.stringify(value) : value);
+    }
+    return { sql: `update bpmn_instances set ${columns.join(', ')} where tenant_id = ? and id = ?`, bindings: [...bindings, tenantId, id] };
+  }
+
+  /**
+   * saveQuery as a guard (see WriteBatch.runGuarded): it saves only if the row is still at
+   * `revision`, active, and its task `taskId` still open — the row the caller's advance started
+   * from. Under a concurrent advance it waits for that one's commit and then finds the row moved on.
+   */
+  guardQuery(tenantId: string, id: string, revision: number, taskId: string, fields: Parameters<InstanceStore['saveQuery']>[2]): Write {
+    const save = this.saveQuery(tenantId, id, fields);
+    return {
+      sql: `${save.sql} and revision = ? and state = 'active' and exists (select 1 from bpmn_tasks where tenant_id = ? and id = ? and state = 'open') returning 1`,
+      bindings: [...save.bindings, revision, tenantId, taskId],
+    };
   }
 
   list(tenantId: string, filters: { state?: string; process_id?: string; business_key?: string }, after: string | undefined, fetch: number): Promise<InstanceRow[]> {
@@ -175,6 +203,8 @@ export interface SubscriptionRow {
   activity_id: string;
 }
 
+const TASK_TYPES = ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'timestamptz'];
+
 export class WaitStore {
   constructor(private readonly db: Db) {}
 
@@ -192,22 +222,26 @@ export class WaitStore {
    * The same, with the inserts and the completed task's update added to `batch` (written with
    * the rest of an advance); what must go before them (deletes, cancellations, rare) runs now.
    */
-  async replaceInto(batch: WriteBatch, tenantId: string, instanceId: string, previous: readonly Wait[], waits: readonly Wait[], taskId: (executionId: string) => string, now: Date, completed?: { executionId: string; variables: Record<string, unknown> }): Promise<void> {
+  async replaceInto(batch: WriteBatch, tenantId: string, instanceId: string, previous: readonly Wait[], waits: readonly Wait[], taskId: (executionId: string) => string, now: Date, completed?: { executionId: string; variables: Record<string, unknown> }, guarded = false): Promise<void> {
     const tasksOf = (list: readonly Wait[]) => list.filter((w): w is Extract<Wait, { kind: 'task' }> => w.kind === 'task');
     const waiting = new Set(tasksOf(waits).map((t) => t.executionId));
     const before = new Set(tasksOf(previous).map((t) => t.executionId));
     let gone = [...before].filter((e) => !waiting.has(e));
     // The task this advance completed is closed as completed (with its variables), the others that vanished as cancelled.
     if (completed && gone.includes(completed.executionId)) {
-      batch.add(this.db('bpmn_tasks').where({ tenant_id: tenantId, instance_id: instanceId, execution_id: completed.executionId }).update({ state: 'completed', completed_at: now, variables: JSON.stringify(completed.variables) }));
+      batch.add({ sql: `update bpmn_tasks set state = 'completed', completed_at = ?, variables = ? where tenant_id = ? and instance_id = ? and execution_id = ?${guarded ? ` and exists (select 1 from ${GUARD})` : ''}`, bindings: [now, JSON.stringify(completed.variables), tenantId, instanceId, completed.executionId] });
       gone = gone.filter((e) => e !== completed.executionId);
     }
+    if (guarded && (gone.length > 0 || waits.some((w) => w.kind !== 'task') || previous.some((w) => w.kind !== 'task'))) throw new Error('Only task waits are written guarded.');
     if (gone.length > 0) await this.db('bpmn_tasks').where({ tenant_id: tenantId, instance_id: instanceId, state: 'open' }).whereIn('execution_id', gone).update({ state: 'cancelled', completed_at: now });
     const added = tasksOf(waits).filter((t) => !before.has(t.executionId));
     if (added.length > 0) {
-      batch.add(this.db('bpmn_tasks')
-        .insert(added.map((t) => ({ tenant_id: tenantId, id: taskId(t.executionId), instance_id: instanceId, activity_id: t.activityId, execution_id: t.executionId, name: t.name, state: 'open', assignee: null, created_at: t.createdAt ? new Date(t.createdAt) : now })))
-        .onConflict(['tenant_id', 'instance_id', 'execution_id']).ignore());
+      batch.add({
+        sql: guarded
+          ? `insert into bpmn_tasks (tenant_id, id, instance_id, activity_id, execution_id, name, state, created_at) select * from (values ${typedValuesList(added.length, TASK_TYPES)}) v${GUARDED} on conflict (tenant_id, instance_id, execution_id) do nothing`
+          : `insert into bpmn_tasks (tenant_id, id, instance_id, activity_id, execution_id, name, state, created_at) values ${valuesList(added.length, 8)} on conflict (tenant_id, instance_id, execution_id) do nothing`,
+        bindings: added.flatMap((t) => [tenantId, taskId(t.executionId), instanceId, t.activityId, t.executionId, t.name, 'open', t.createdAt ? new Date(t.createdAt) : now]),
+      });
     }
     // Deletes run before the batch: a row deleted and inserted again in one statement would conflict with itself.
     const subscriptionsOf = (list: readonly Wait[]) => list.filter((w): w is Extract<Wait, { kind: 'message' | 'signal' }> => w.kind === 'message' || w.kind === 'signal');
@@ -282,25 +316,31 @@ export function incidentView(row: IncidentRow): Record<string, unknown> {
   return { id: row.id, tenant_id: row.tenant_id, instance_id: row.instance_id, activity_id: row.activity_id, message: row.message, state: row.state, created_at: iso(row.created_at), resolved_at: iso(row.resolved_at) };
 }
 
+/** A snapshot's engine state is stored as JSON text (see migration 002). */
+const parseState = (stored: unknown): unknown => (typeof stored === 'string' ? JSON.parse(stored) : stored);
+
+const HISTORY_TYPES = ['text', 'text', 'text', 'text', 'text', 'text', 'bigint', 'timestamptz', 'timestamptz', 'text', 'jsonb'];
+
 export class HistoryStore {
   constructor(private readonly db: Db) {}
 
   /** Adds started activities and closes ended ones; a start already recorded keeps its time and variables. */
   async record(tenantId: string, instanceId: string, entries: readonly HistoryEntry[], seqBase: number): Promise<void> {
-    const query = this.recordQuery(tenantId, instanceId, entries, seqBase);
-    if (query) await query;
+    const write = this.recordQuery(tenantId, instanceId, entries, seqBase);
+    if (write) await runWrite(this.db, write);
   }
 
-  recordQuery(tenantId: string, instanceId: string, entries: readonly HistoryEntry[], seqBase: number): Knex.QueryBuilder | undefined {
+  recordQuery(tenantId: string, instanceId: string, entries: readonly HistoryEntry[], seqBase: number, guarded = false): Write | undefined {
     if (entries.length === 0) return undefined;
-    const rows = entries.map((e, i) => ({
-      tenant_id: tenantId, instance_id: instanceId, execution_id: e.executionId, activity_id: e.activityId, activity_type: e.type, name: e.name, seq: seqBase + i,
-      started_at: e.startedAt ?? e.endedAt ?? new Date(), ended_at: e.endedAt ?? null, outcome: e.outcome ?? null, variables: e.variables ? JSON.stringify(e.variables) : null,
-    }));
-    return this.db('bpmn_history').insert(rows).onConflict(['tenant_id', 'instance_id', 'execution_id']).merge({
-      ended_at: this.db.raw('coalesce(excluded.ended_at, bpmn_history.ended_at)'),
-      outcome: this.db.raw('coalesce(excluded.outcome, bpmn_history.outcome)'),
-    });
+    const columns = 'insert into bpmn_history (tenant_id, instance_id, execution_id, activity_id, activity_type, name, seq, started_at, ended_at, outcome, variables)';
+    return {
+      sql: (guarded ? `${columns} select * from (values ${typedValuesList(entries.length, HISTORY_TYPES)}) v${GUARDED}` : `${columns} values ${valuesList(entries.length, 11)}`)
+        + ' on conflict (tenant_id, instance_id, execution_id) do update set ended_at = coalesce(excluded.ended_at, bpmn_history.ended_at), outcome = coalesce(excluded.outcome, bpmn_history.outcome)',
+      bindings: entries.flatMap((e, i) => [
+        tenantId, instanceId, e.executionId, e.activityId, e.type, e.name, seqBase + i,
+        e.startedAt ?? e.endedAt ?? new Date(), e.endedAt ?? null, e.outcome ?? null, e.variables ? JSON.stringify(e.variables) : null,
+      ]),
+    };
   }
 
   async of(tenantId: string, instanceId: string): Promise<Array<Record<string, unknown>>> {
@@ -309,21 +349,33 @@ export class HistoryStore {
   }
 
   async snapshot(tenantId: string, instanceId: string, revision: number, waiting: string[], variables: Record<string, unknown>, engineState: unknown, now: Date): Promise<void> {
-    await this.snapshotQuery(tenantId, instanceId, revision, waiting, variables, engineState, now);
+    await runWrite(this.db, this.snapshotQuery(tenantId, instanceId, revision, waiting, variables, engineState, now));
   }
 
-  snapshotQuery(tenantId: string, instanceId: string, revision: number, waiting: string[], variables: Record<string, unknown>, engineState: unknown, now: Date): Knex.QueryBuilder {
-    return this.db('bpmn_snapshots').insert({ tenant_id: tenantId, instance_id: instanceId, revision, waiting, variables: JSON.stringify(variables), engine_state: JSON.stringify(engineState), created_at: now });
+  snapshotQuery(tenantId: string, instanceId: string, revision: number, waiting: string[], variables: Record<string, unknown>, engineState: unknown, now: Date, guarded = false): Write {
+    return {
+      sql: guarded
+        ? `insert into bpmn_snapshots (tenant_id, instance_id, revision, waiting, variables, engine_state, created_at) select ?::text, ?::text, ?::integer, ?::text[], ?::jsonb, ?::text, ?::timestamptz from ${GUARD}`
+        : 'insert into bpmn_snapshots (tenant_id, instance_id, revision, waiting, variables, engine_state, created_at) values (?, ?, ?, ?, ?, ?, ?)',
+      bindings: [tenantId, instanceId, revision, waiting, JSON.stringify(variables), typeof engineState === 'string' ? engineState : JSON.stringify(engineState), now],
+    };
   }
 
-  async stateAt(tenantId: string, instanceId: string, revision: number): Promise<unknown> {
+  /** The saved state as stored (JSON text), for an engine thread to parse. */
+  async stateTextAt(tenantId: string, instanceId: string, revision: number): Promise<unknown> {
     const row = await this.db('bpmn_snapshots').select('engine_state').where({ tenant_id: tenantId, instance_id: instanceId, revision }).first();
     return row?.engine_state;
   }
 
+  async stateAt(tenantId: string, instanceId: string, revision: number): Promise<unknown> {
+    const row = await this.db('bpmn_snapshots').select('engine_state').where({ tenant_id: tenantId, instance_id: instanceId, revision }).first();
+    return row ? parseState(row.engine_state) : undefined;
+  }
+
   /** The first saved state in which the instance waited at `activityId`. */
-  firstWaitingAt(tenantId: string, instanceId: string, activityId: string): Promise<{ variables: Record<string, unknown>; engine_state: unknown } | undefined> {
-    return this.db('bpmn_snapshots').select('variables', 'engine_state').where({ tenant_id: tenantId, instance_id: instanceId }).andWhereRaw('? = any(waiting)', [activityId]).orderBy('revision').first();
+  async firstWaitingAt(tenantId: string, instanceId: string, activityId: string): Promise<{ variables: Record<string, unknown>; engine_state: unknown } | undefined> {
+    const row = await this.db('bpmn_snapshots').select('variables', 'engine_state').where({ tenant_id: tenantId, instance_id: instanceId }).andWhereRaw('? = any(waiting)', [activityId]).orderBy('revision').first();
+    return row ? { variables: row.variables, engine_state: parseState(row.engine_state) } : undefined;
   }
 
   /** Variables as they were when `activityId` first started. */

@@ -23,7 +23,10 @@ export const componentsSection: DashboardSection = {
   },
 };
 
-/** Per workflow traffic in the window from the deliveries themselves (index (tenant_id, at)). */
+/**
+ * Per workflow traffic in the window from the deliveries themselves (index (tenant_id, at)). Each
+ * delivery carries its message's publish time; only rows recorded before it did look the message up.
+ */
 async function trafficFromDeliveries(db: Knex, tenantId: string, window: DashboardWindow): Promise<WorkflowTraffic[]> {
   const result = await serial(db, (trx) => trx.raw(
     `SELECT d.workflow,
@@ -31,9 +34,8 @@ async function trafficFromDeliveries(db: Knex, tenantId: string, window: Dashboa
             count(*) FILTER (WHERE d.status = 'processed')::int AS processed,
             count(*) FILTER (WHERE d.status IN ('failed', 'dead'))::int AS errors,
             count(*)::int AS attempts,
-            percentile_disc(0.95) WITHIN GROUP (ORDER BY extract(epoch FROM d.at - m.published_at) * 1000) FILTER (WHERE d.status = 'processed') AS p95_ms
+            percentile_disc(0.95) WITHIN GROUP (ORDER BY extract(epoch FROM d.at - coalesce(d.published_at, (SELECT m.published_at FROM streams_messages m WHERE m.tenant_id = d.tenant_id AND m.id = d.message_id))) * 1000) FILTER (WHERE d.status = 'processed') AS p95_ms
        FROM streams_deliveries d
-       LEFT JOIN streams_messages m ON m.tenant_id = d.tenant_id AND m.id = d.message_id
       WHERE d.tenant_id = ? AND d.at >= ? AND d.at < ?
       GROUP BY d.workflow`,
     [tenantId, window.since, window.until],
@@ -45,8 +47,8 @@ async function trafficFromDeliveries(db: Knex, tenantId: string, window: Dashboa
  * Per workflow: traffic in the window — messages handled, processed, failed attempts, error rate
  * and p95 end-to-end latency (delivery time − publish time of processed messages); for 5m and 1h
  * from the deliveries in the window, for 24h from the traffic source (the workflows plugin's
- * hourly counters) when one is contributed; dead letters not yet redriven (partial index on dead
- * deliveries); and lag and oldest unacknowledged age of the consumer of the workflow's name.
+ * hourly counters) when one is contributed; dead letters not yet redriven (the streams plugin's
+ * open dead letters, one index range); and lag and oldest unacknowledged age of the consumer of the workflow's name.
  */
 export function workflowsSection(source: () => WorkflowTrafficSource | undefined): DashboardSection {
   return {
@@ -55,20 +57,13 @@ export function workflowsSection(source: () => WorkflowTrafficSource | undefined
     const daily = window.name === '24h' ? source() : undefined;
     const [traffic, dead, consumers] = await Promise.all([
       daily ? daily.daily(db, tenantId, window) : trafficFromDeliveries(db, tenantId, window),
-      serial(db, (trx) => trx.raw(
-      `SELECT d.workflow, count(*)::int AS n FROM streams_deliveries d
-        WHERE d.tenant_id = ? AND d.status = 'dead'
-          AND d.attempt = (SELECT max(d2.attempt) FROM streams_deliveries d2 WHERE d2.tenant_id = d.tenant_id AND d2.message_id = d.message_id AND d2.workflow = d.workflow)
-          AND NOT EXISTS (SELECT 1 FROM streams_messages r WHERE r.tenant_id = d.tenant_id AND r.replay_of = d.message_id)
-          AND NOT EXISTS (SELECT 1 FROM streams_message_index r WHERE r.tenant_id = d.tenant_id AND r.replay_of = d.message_id)
-        GROUP BY d.workflow`,
-      [tenantId],
-      )),
+      db.raw(`SELECT workflow, count(*)::int AS n FROM streams_dead_letters WHERE tenant_id = ? GROUP BY workflow`, [tenantId]),
       serial(db, (trx) => trx.raw(
       `SELECT o.consumer, sum(greatest(p.next_offset - o.committed_offset, 0))::bigint AS lag, min(m.published_at) AS oldest
          FROM streams_consumer_offsets o
          JOIN streams_partitions p ON p.tenant_id = o.tenant_id AND p.stream_uid = o.stream_uid AND p.partition = o.partition
-         LEFT JOIN streams_messages m ON m.tenant_id = o.tenant_id AND m.stream_uid = o.stream_uid AND m.partition = o.partition AND m."offset" = o.committed_offset
+         LEFT JOIN streams_messages m ON p.next_offset > o.committed_offset
+              AND m.tenant_id = o.tenant_id AND m.stream_uid = o.stream_uid AND m.partition = o.partition AND m."offset" = o.committed_offset
         WHERE o.tenant_id = ?
         GROUP BY o.consumer`,
       [tenantId],

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { slugify } from '../../kernel/plugin/api.js';
 import type { IdentityDeps } from './deps.js';
+import type { IdentitySettings } from './settings.js';
 import { hashPassword } from './passwords/scrypt.js';
 import { ACCOUNT_ADMIN_ROLE } from './roles.js';
 
@@ -10,8 +11,10 @@ import { ACCOUNT_ADMIN_ROLE } from './roles.js';
  * admin and account-admin roles, so the admin can also manage tenants. The password is
  * RUNTIME_ADMIN_PASSWORD, else the configured one, else generated and printed once to stderr
  * (never to the log). Runs only when this instance creates the tenant, so several instances
- * starting together, or a restart after the admin was removed, create nothing twice. In two
- * halves (bootstrapCredential, then createBootstrapAdmin) so the slow one overlaps the boot.
+ * starting together, or a restart after the admin was removed, create nothing twice. In
+ * three parts so the slow one overlaps the boot: the password's hash begins before the database
+ * opens (prepareBootstrapCredential), whether it is needed is asked at set-up
+ * (bootstrapCredential), and the account is created at start (createBootstrapAdmin).
  */
 
 /** The bootstrap account's password and its hash, or null when there is nothing to create. */
@@ -22,14 +25,30 @@ export interface BootstrapCredential {
 }
 
 /**
- * The slow half of the bootstrap: whether it is needed and, if so, the password's scrypt hash
- * (most of a first start's time: hundreds of milliseconds on a worker thread). The plugin starts
- * it at set-up, so it runs while the rest of the kernel boots, and creates the account at start.
+ * The slow part, begun at prepare: the password and its scrypt hash (hundreds of milliseconds on
+ * a worker thread, most of a first start's time), so it runs while the database opens and
+ * migrates. Undefined when bootstrapping is off. The hash is thrown away if the account exists.
  */
-export async function bootstrapCredential(db: Knex, deps: IdentityDeps): Promise<BootstrapCredential | null> {
+export function prepareBootstrapCredential(settings: IdentitySettings): Promise<BootstrapCredential> | undefined {
+  const plan = settings.bootstrap;
+  if (!plan.enabled) return undefined;
+  const generated = plan.password === null;
+  const password = plan.password ?? randomBytes(18).toString('base64url');
+  const credential = hashPassword(password, settings.scrypt).then((hash) => ({ password, generated, hash }));
+  // Observed at set-up or start; a boot that fails before then must not report it as unhandled.
+  credential.catch(() => undefined);
+  return credential;
+}
+
+/**
+ * Whether the account is to be created and, if so, its credential: the prepared one, or else (a
+ * database that existed at prepare) one hashed now.
+ */
+export async function bootstrapCredential(db: Knex, deps: IdentityDeps, prepared?: Promise<BootstrapCredential>): Promise<BootstrapCredential | null> {
   const plan = deps.settings.bootstrap;
   if (!plan.enabled) return null;
   if (await db('identity_tenants').where({ id: plan.tenantId }).first('id')) return null;
+  if (prepared) return prepared;
   const generated = plan.password === null;
   const password = plan.password ?? randomBytes(18).toString('base64url');
   return { password, generated, hash: await deps.hashes.run(() => hashPassword(password, deps.settings.scrypt)) };

@@ -3,7 +3,7 @@ import { apiTokenAuthenticator } from './authenticators/api-token.js';
 import { breakGlassAuthenticator, breakGlassReadAudit } from './authenticators/break-glass.js';
 import { oidcAuthenticator } from './authenticators/oidc.js';
 import { sessionAuthenticator } from './authenticators/session.js';
-import { bootstrapCredential, createBootstrapAdmin, type BootstrapCredential } from './bootstrap.js';
+import { bootstrapCredential, createBootstrapAdmin, prepareBootstrapCredential, type BootstrapCredential } from './bootstrap.js';
 import { resetPasswordCommand } from './commands/reset-password.js';
 import type { IdentityDeps } from './deps.js';
 import { apiTokenHandlers } from './handlers/api-tokens.js';
@@ -25,9 +25,17 @@ export default createPlugin({
   id: 'identity',
   manifest: fromRoot('manifests', 'identity.json'),
   migrations: [createIdentityTables, secureIdentityGrants],
-  deps: { db: coreServices.db, config: coreServices.config, clock: coreServices.clock, catalog: coreServices.catalog, logger: coreServices.logger, audit: coreServices.audit },
-  setup({ db, config, clock, catalog, logger, audit }, context) {
-    const settings = parseSettings(context.settings, config.profile, process.env);
+  deps: { db: coreServices.db, clock: coreServices.clock, catalog: coreServices.catalog, logger: coreServices.logger, audit: coreServices.audit },
+  prepare({ settings: raw, profile, mode, newDatabase }) {
+    const settings = parseSettings(raw, profile, process.env);
+    // The bootstrap password is hashed from here on, while the database opens. Not for a
+    // maintenance command (it never creates the account behind the operator's back), nor on a
+    // database that existed already (its account was made on its first start).
+    const credential = mode === 'maintenance' || newDatabase === false ? undefined : prepareBootstrapCredential(settings);
+    return { settings, credential };
+  },
+  setup({ db, clock, catalog, logger, audit }, context) {
+    const { settings, credential } = context.prepared;
     const deps: IdentityDeps = {
       settings,
       clock,
@@ -40,8 +48,7 @@ export default createPlugin({
     // The credential chain, in the order of spec §5: session, API token, OIDC JWT, break-glass.
     const authenticators = [sessionAuthenticator(deps), apiTokenAuthenticator(deps), oidcAuthenticator(deps)];
     // A maintenance command never creates the bootstrap account behind the operator's back.
-    // Otherwise its password is hashed from here on, while the other plugins set up and mount.
-    const bootstrap: Promise<BootstrapCredential | null> | undefined = context.mode === 'maintenance' ? undefined : bootstrapCredential(db, deps);
+    const bootstrap: Promise<BootstrapCredential | null> | undefined = context.mode === 'maintenance' ? undefined : bootstrapCredential(db, deps, credential);
     // Observed at start; a boot that fails before then must not report it as unhandled.
     bootstrap?.catch(() => undefined);
     if (settings.breakGlass) authenticators.push(breakGlassAuthenticator(deps, settings.breakGlass));

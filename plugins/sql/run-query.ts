@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { Knex } from 'knex';
 import { ApiError } from '../../kernel/errors.js';
 
@@ -69,8 +69,10 @@ export async function runQuery(
   limit: number,
   limits: QueryLimits,
 ): Promise<QueryResult> {
+  // Imported at the first query: the driver is no part of a kernel on the embedded database's boot.
+  const { default: driver } = await import('pg');
   const started = process.hrtime.bigint();
-  const client = new pg.Client({ ...connection, statement_timeout: limits.statementTimeoutMs, query_timeout: undefined, application_name: 'sql-console' });
+  const client = new driver.Client({ ...connection, statement_timeout: limits.statementTimeoutMs, query_timeout: undefined, application_name: 'sql-console' });
   let timedOut = false;
   let deadline: NodeJS.Timeout | undefined;
   let lastResort: NodeJS.Timeout | undefined;
@@ -106,7 +108,7 @@ export async function runQuery(
         duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
       };
     } catch (err) {
-      if (err instanceof pg.DatabaseError) throw userError(err, timedOut, limits);
+      if (err instanceof driver.DatabaseError) throw userError(err, timedOut, limits);
       if (timedOut) throw new ApiError('query_timeout', `The query ran past the console's limit of ${limits.statementTimeoutMs} ms and its connection was closed.`);
       throw err;
     }

@@ -60,7 +60,7 @@ export interface Appended {
 
 export interface AppendOptions {
   dryRun: boolean;
-  /** The publish's idempotency key, when it has one. */
+  /** For a publish with an idempotency key: that key and its messages' fingerprint (`dedupKeyOf`). */
   dedupKey?: string;
   /** What `publishAhead` answered for these messages: `append` only records them. */
   published?: readonly Appended[];

@@ -3,7 +3,7 @@ import { ApiError, type ErrorDetail } from '../../kernel/errors.js';
 import { canonicalJson } from '../../kernel/plugin/api.js';
 import type { CodecWriter, NewMessage } from './backend.js';
 import type { StreamCodec } from './contract.js';
-import { messageId } from './ids.js';
+import { messageId, messageIds } from './ids.js';
 import { partitionFor } from './partition.js';
 
 /** A message as a publisher sends it in a JSON batch. */
@@ -39,6 +39,8 @@ function problemOf(err: unknown): string {
 export function encodeBatch(input: readonly PublishedMessage[], stream: { partitions: number; codec?: string | null }, codec: StreamCodec | undefined, limits: Limits): NewMessage[] {
   let total = 0;
   const writer = writerOf(stream, codec);
+  // Ids for the whole batch at once: contiguous, so the nats backend indexes the batch as one row.
+  const ids = messageIds(input.length);
   return input.map((message, index) => {
     let body: Buffer;
     let contentType: string;
@@ -66,7 +68,7 @@ export function encodeBatch(input: readonly PublishedMessage[], stream: { partit
     total += body.length;
     if (total > limits.maxBatchBytes) throw refused('payload_too_large', index, '', `the batch exceeds ${limits.maxBatchBytes} bytes here`);
     const key = message.key ?? null;
-    return { id: messageId(), partition: partitionFor(key, stream.partitions), key, headers: message.headers ?? {}, contentType, body, replayOf: null, writer };
+    return { id: ids[index] as string, partition: partitionFor(key, stream.partitions), key, headers: message.headers ?? {}, contentType, body, replayOf: null, writer };
   });
 }
 
@@ -94,4 +96,13 @@ export function encodeRaw(body: Buffer, key: string | null, stream: { partitions
 export function batchFingerprint(messages: readonly NewMessage[]): string {
   const shape = messages.map((m) => [m.key, m.headers, m.contentType, createHash('sha256').update(m.body).digest('base64url')]);
   return createHash('sha256').update(canonicalJson(shape)).digest('base64url');
+}
+
+/**
+ * What the backend de-duplicates a keyed publish by: the key and the messages. A retry of the same
+ * publish repeats it (JetStream drops what an uncommitted earlier attempt already stored), while
+ * other messages under a key whose earlier attempt never committed are a new publish, not repeats.
+ */
+export function dedupKeyOf(idempotencyKey: string, fingerprint: string): string {
+  return `${idempotencyKey}:${fingerprint}`;
 }

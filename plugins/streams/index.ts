@@ -12,6 +12,10 @@ import { createStreams } from './migrations/001_streams.js';
 import { createMessageIndex } from './migrations/002_message_index.js';
 import { createReplayIndex } from './migrations/003_replay_index.js';
 import { addMessageWriter } from './migrations/004_message_writer.js';
+import { createDeadLetters } from './migrations/005_dead_letters.js';
+import { indexTimeWithoutDedup } from './migrations/006_index_time_no_dedup.js';
+import { createMessageRuns } from './migrations/007_message_runs.js';
+import { indexRunsByFirstOffset } from './migrations/008_runs_by_first_offset.js';
 import { postgresBackend } from './postgres-backend.js';
 import { streamPublisher } from './publisher.js';
 import { retentionJob } from './retention.js';
@@ -30,7 +34,7 @@ export default createPlugin<
 >({
   id: 'streams',
   manifest: fromRoot('manifests', 'streams.json'),
-  migrations: [createStreams, createMessageIndex, createReplayIndex, addMessageWriter],
+  migrations: [createStreams, createMessageIndex, createReplayIndex, addMessageWriter, createDeadLetters, indexTimeWithoutDedup, createMessageRuns, indexRunsByFirstOffset],
   deps: { db: coreServices.db, clock: coreServices.clock, events: coreServices.events, extensions: coreServices.extensions },
   async setup({ db, clock, events, extensions }, { settings }) {
     // The NATS client (and its dependencies) is loaded only by an instance configured for it.

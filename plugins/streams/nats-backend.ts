@@ -2,7 +2,11 @@ import type { Knex } from 'knex';
 import { connect, headers as natsHeaders, nanos, AckPolicy, DeliverPolicy, DiscardPolicy, RetentionPolicy, StorageType, type JetStreamClient, type JetStreamManager, type MsgHdrs, type NatsConnection } from 'nats';
 import { ApiError } from '../../kernel/errors.js';
 import type { Appended, NewMessage, StoredMessage, StreamBackend, StreamRef } from './backend.js';
+import { jetStreamPublisher, type Stored } from './jetstream-publisher.js';
 import { messageFilter } from './message-query.js';
+import { ageCut } from './nats-age-cut.js';
+import { countCut } from './nats-count-cut.js';
+import { idAt, placeIn, runsOf } from './message-runs.js';
 
 type Db = Knex | Knex.Transaction;
 
@@ -22,6 +26,7 @@ interface Connected {
   nc: NatsConnection;
   js: JetStreamClient;
   jsm: JetStreamManager & DirectGets;
+  publisher: ReturnType<typeof jetStreamPublisher>;
 }
 
 /** What travels with each JetStream message besides its body, as one JSON header. */
@@ -40,6 +45,8 @@ interface Meta {
 
 const META_HEADER = 'Rt-Meta';
 const DUPLICATE_WINDOW_NS = 120 * 1_000_000_000;
+/** How long a batch waits for JetStream's acknowledgements (the client's own default for one). */
+const PUBLISH_TIMEOUT_MS = 5_000;
 
 /** A subject token for a tenant id: as is when it only holds safe characters, hex otherwise. */
 function token(text: string): string {
@@ -87,17 +94,54 @@ async function rows<T>(db: Db, sql: string, bindings: readonly unknown[]): Promi
 
 interface IndexRow {
   stream_uid: string;
-  tenant_id: string;
   partition: number;
   offset: string | number;
 }
 
+/** A row of `streams_message_runs` as retention and lookups by id read it. */
+interface RunRow {
+  last_id: string;
+  first_id: string;
+  partitions: number[];
+  /** Null where retention removed the message. */
+  offsets: Array<string | number | null>;
+}
+
+/**
+ * Indexes published messages: one `streams_message_runs` row per run of consecutive ids (a batch
+ * publish is one), plus a row per replay. Only while the stream lives (the caller may have left
+ * that check to it): otherwise nothing is written and the publish is refused.
+ */
+async function indexRuns(db: Db, stream: StreamRef, messages: readonly NewMessage[], appended: readonly Appended[], now: Date): Promise<void> {
+  if (messages.length === 0) return;
+  let written = 0;
+  for (const [start, end] of runsOf(messages.map((m) => m.id))) {
+    const offsets = appended.slice(start, end).map((a) => a.offset);
+    const inserted = (await db.raw(
+      `INSERT INTO streams_message_runs (tenant_id, last_id, first_id, stream_uid, stream, published_at, first_offset, last_offset, partitions, offsets)
+       SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?::integer[], ?::bigint[] WHERE EXISTS (SELECT 1 FROM streams_streams s WHERE s.tenant_id = ? AND s.uid = ?)`,
+      [
+        stream.tenantId, (messages[end - 1] as NewMessage).id, (messages[start] as NewMessage).id, stream.uid, stream.id, now, Math.min(...offsets), Math.max(...offsets),
+        messages.slice(start, end).map((m) => m.partition), offsets, stream.tenantId, stream.uid,
+      ] as Knex.RawBinding[],
+    )) as { rowCount?: number; affectedRows?: number };
+    written += inserted.rowCount ?? inserted.affectedRows ?? 0;
+    if (written === 0) throw new ApiError('not_found', `No stream "${stream.id}".`);
+  }
+  const replays = messages.filter((m) => m.replayOf !== null);
+  if (replays.length > 0) {
+    await db.raw('INSERT INTO streams_message_replays (tenant_id, replay_of, id) SELECT ?, r.replay_of, r.id FROM unnest(?::text[], ?::text[]) AS r(replay_of, id)', [
+      stream.tenantId, replays.map((m) => m.replayOf), replays.map((m) => m.id),
+    ] as Knex.RawBinding[]);
+  }
+}
+
 /**
  * NATS JetStream: one JetStream stream per runtime stream (`RT_<tenant>_<uid>`, subjects
- * `rt.<tenant>.<uid>.<partition>`), messages published with `Nats-Msg-Id` and read by sequence
+ * `rt.<tenant>.<uid>.<partition>`), messages published (with `Nats-Msg-Id` under an idempotency key) and read by sequence
  * with direct gets. A message's offset is its JetStream sequence: it grows within a partition,
  * with gaps (the sequence is shared by the stream's partitions). What the API finds by id, lists
- * by time or counts as lag comes from `streams_message_index` in PostgreSQL, written in the
+ * by time or counts as lag comes from `streams_message_runs` in PostgreSQL (one row per batch), written in the
  * publishing call's transaction; retention is the same kernel job as on postgres (purges by
  * sequence per partition subject), so it follows the kernel's clock.
  */
@@ -106,11 +150,13 @@ export function natsBackend(url: string): StreamBackend {
 
   function nats(): Promise<Connected> {
     connection ??= (async () => {
-      const nc = await connect({ servers: url, reconnectTimeWait: 500 });
+      // No async traces: the client otherwise builds two Error objects (stack traces) per publish
+      // in case its request times out, a fifth of the publishing process's CPU under load.
+      const nc = await connect({ servers: url, reconnectTimeWait: 500, noAsyncTraces: true });
       void nc.closed().then(() => {
         connection = undefined;
       });
-      return { nc, js: nc.jetstream(), jsm: (await nc.jetstreamManager()) as JetStreamManager & DirectGets };
+      return { nc, js: nc.jetstream(), jsm: (await nc.jetstreamManager()) as JetStreamManager & DirectGets, publisher: jetStreamPublisher(nc, PUBLISH_TIMEOUT_MS) };
     })().catch((err: unknown) => {
       connection = undefined;
       throw new ApiError('unavailable', 'The NATS server of the streams backend is unreachable; retry later.', { headers: { 'Retry-After': '5' }, cause: err });
@@ -178,6 +224,40 @@ export function natsBackend(url: string): StreamBackend {
     }
   }
 
+  /** Removed messages' deliveries, open dead letters and replay records go with their index entries (as on the postgres backend). */
+  async function forgetMessages(db: Knex, tenantId: string, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await db('streams_deliveries').where({ tenant_id: tenantId }).whereIn('message_id', ids).delete();
+    await db('streams_dead_letters').where({ tenant_id: tenantId }).whereIn('message_id', ids).delete();
+    await db('streams_message_replays').where({ tenant_id: tenantId }).whereIn('id', ids).delete();
+  }
+
+  /**
+   * Removes from the index, within `budget`, the messages of `runs` that `removes` picks (in the
+   * order given): their offsets become null, and a run with none left goes. Returns their ids.
+   */
+  async function removeFromRuns(db: Knex, tenantId: string, runs: readonly RunRow[], removes: (partition: number, offset: number) => boolean, budget: number): Promise<string[]> {
+    const removed: string[] = [];
+    const emptied: string[] = [];
+    for (const run of runs) {
+      if (removed.length >= budget) break;
+      const offsets = run.offsets.map((o) => (o === null ? null : Number(o)));
+      let changed = false;
+      offsets.forEach((offset, n) => {
+        if (offset === null || removed.length >= budget || !removes(run.partitions[n] as number, offset)) return;
+        offsets[n] = null;
+        removed.push(idAt(run.first_id, n));
+        changed = true;
+      });
+      if (!changed) continue;
+      if (offsets.every((o) => o === null)) emptied.push(run.last_id);
+      else await db.raw('UPDATE streams_message_runs SET offsets = ?::bigint[] WHERE tenant_id = ? AND last_id = ?', [offsets as unknown as Knex.RawBinding, tenantId, run.last_id]);
+    }
+    if (emptied.length > 0) await db('streams_message_runs').where({ tenant_id: tenantId }).whereIn('last_id', emptied).delete();
+    await forgetMessages(db, tenantId, removed);
+    return removed;
+  }
+
   async function purgeBelow(db: Knex, stream: { tenantId: string; uid: string }, partition: number, keepFrom: number, batch: number): Promise<number> {
     const { jsm } = await nats();
     try {
@@ -185,14 +265,18 @@ export function natsBackend(url: string): StreamBackend {
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }
-    const deleted = await rows<{ id: string }>(
+    // The runs holding the partition's oldest messages below the cut, at most one per message the batch allows.
+    const runs = await rows<RunRow>(
       db,
-      `DELETE FROM streams_message_index WHERE (tenant_id, stream_uid, partition, "offset") IN (
-         SELECT tenant_id, stream_uid, partition, "offset" FROM streams_message_index WHERE tenant_id = ? AND stream_uid = ? AND partition = ? AND "offset" < ? ORDER BY "offset" LIMIT ?) RETURNING id`,
-      [stream.tenantId, stream.uid, partition, keepFrom, batch],
+      `SELECT r.last_id, r.first_id, r.partitions, r.offsets FROM streams_message_runs r
+        WHERE r.tenant_id = ? AND r.last_id IN (
+          SELECT p.last_id FROM streams_message_positions p WHERE p.tenant_id = ? AND p.stream_uid = ? AND p.first_offset < ? AND p.partition = ? AND p."offset" < ?
+           GROUP BY p.last_id ORDER BY min(p."offset") LIMIT ?)
+        ORDER BY r.first_offset`,
+      [stream.tenantId, stream.tenantId, stream.uid, keepFrom, partition, keepFrom, batch],
     );
-    if (deleted.length > 0) await db('streams_deliveries').where({ tenant_id: stream.tenantId }).whereIn('message_id', deleted.map((d) => d.id)).delete();
-    return deleted.length;
+    const removed = await removeFromRuns(db, stream.tenantId, runs, (p, offset) => p === partition && offset < keepFrom, batch);
+    return removed.length;
   }
 
   /**
@@ -200,20 +284,35 @@ export function natsBackend(url: string): StreamBackend {
    * batch, not one per message); JetStream stores them in the order sent, so offsets follow it.
    */
   async function publish(stream: StreamRef, messages: readonly NewMessage[], now: Date, dedupKey: string | undefined): Promise<Appended[]> {
-    const { js } = await nats();
+    const { publisher } = await nats();
     const publishedAt = now.toISOString();
-    const acks = await Promise.all(
+    const stored = await publisher.publish(
       messages.map((m, index) => {
         const meta: Meta = { id: m.id, stream: stream.id, key: m.key, headers: m.headers, content_type: m.contentType, published_at: publishedAt, replay_of: m.replayOf, ...(m.writer ? { codec: m.writer.codec, codec_revision: m.writer.revision } : {}) };
         const h = natsHeaders();
         h.set(META_HEADER, JSON.stringify(meta));
-        // A retried publish under the same idempotency key carries the same ids, so JetStream drops the repeats.
-        const msgID = dedupKey !== undefined ? `${stream.uid}:${dedupKey}:${index}` : m.id;
+        // A retried keyed publish (same key, same messages: the same dedupKey) sends the same
+        // Nats-Msg-Ids, so JetStream drops what an earlier, uncommitted attempt stored and answers
+        // its sequences. A publish without a key is never sent twice (nothing retries it), so a
+        // Nats-Msg-Id there would only cost the server a dedup entry.
+        if (dedupKey !== undefined) h.set('Nats-Msg-Id', `${stream.uid}:${dedupKey}:${index}`);
         // No expected-stream header: the subject names the stream's uid, so only that JetStream stream takes it.
-        return js.publish(subject(stream, m.partition), m.body, { msgID, headers: h });
+        return { subject: subject(stream, m.partition), data: m.body, headers: h };
       }),
     );
-    return messages.map((m, i) => ({ id: m.id, partition: m.partition, offset: (acks[i] as { seq: number }).seq }));
+    const appended = messages.map((m, i) => ({ id: m.id, partition: m.partition, offset: (stored[i] as Stored).seq }));
+    // A retry of a keyed publish whose first attempt reached JetStream but whose transaction did
+    // not commit: JetStream kept the first attempt's messages, which carry that attempt's ids (a
+    // call names its messages afresh). The index and the answer take those ids, or an id would
+    // find a message that calls itself by another. Rare, so one direct get per repeated message.
+    await Promise.all(
+      stored.map(async (s, i) => {
+        if (!s.duplicate) return;
+        const kept = await direct(stream, (messages[i] as NewMessage).partition, s.seq);
+        if (kept?.seq === s.seq) (appended[i] as Appended).id = (JSON.parse(kept.meta) as Meta).id;
+      }),
+    );
+    return appended;
   }
 
   return {
@@ -244,13 +343,9 @@ export function natsBackend(url: string): StreamBackend {
     async append(db, stream, messages, now, options) {
       if (options.dryRun) return messages.map((m) => ({ id: m.id, partition: m.partition, offset: -1 }));
       const appended = options.published ? [...options.published] : await publish(stream, messages, now, options.dedupKey);
-      // One statement with one array per column rather than a VALUES row per message: eight
-      // parameters instead of eight per message, which the database parses and binds far faster.
-      await db.raw(
-        `INSERT INTO streams_message_index (tenant_id, stream_uid, partition, "offset", id, stream, published_at, replay_of)
-         SELECT ?, ?, m.partition, m."offset", m.id, ?, ?, m.replay_of FROM unnest(?::int[], ?::bigint[], ?::text[], ?::text[]) AS m(partition, "offset", id, replay_of)`,
-        [stream.tenantId, stream.uid, stream.id, now, messages.map((m) => m.partition), appended.map((a) => a.offset), messages.map((m) => m.id), messages.map((m) => m.replayOf)] as Knex.RawBinding[],
-      );
+      // Indexed under the ids the stored messages carry (a retried publish's may be an earlier attempt's).
+      const indexed = messages.map((m, i) => (m.id === (appended[i] as Appended).id ? m : { ...m, id: (appended[i] as Appended).id }));
+      await indexRuns(db, stream, indexed, appended, now);
       return appended;
     },
 
@@ -272,16 +367,32 @@ export function natsBackend(url: string): StreamBackend {
     },
 
     async get(db, tenantId, id) {
-      const [row] = await rows<IndexRow>(db, `SELECT m.tenant_id, m.stream_uid, m.partition, m."offset" FROM streams_message_index m WHERE m.tenant_id = ? AND m.id = ? AND EXISTS (SELECT 1 FROM streams_streams s WHERE s.tenant_id = m.tenant_id AND s.uid = m.stream_uid)`, [tenantId, id]);
-      if (!row) return undefined;
-      const ref = { tenantId, uid: row.stream_uid } as StreamRef;
-      const found = await direct(ref, row.partition, Number(row.offset));
-      return found && found.seq === Number(row.offset) ? toMessage(found, row.partition) : undefined;
+      // The run holding the id, if any, is the first whose last id is at or after it (runs never overlap).
+      const [run] = await rows<RunRow & { stream_uid: string; live: boolean }>(
+        db,
+        `SELECT r.stream_uid, r.last_id, r.first_id, r.partitions, r.offsets, EXISTS (SELECT 1 FROM streams_streams s WHERE s.tenant_id = r.tenant_id AND s.uid = r.stream_uid) AS live
+           FROM streams_message_runs r WHERE r.tenant_id = ? AND r.last_id >= ? ORDER BY r.last_id LIMIT 1`,
+        [tenantId, id],
+      );
+      if (!run?.live) return undefined;
+      const n = placeIn(run.first_id, run.offsets.length, id);
+      const offset = n === undefined ? null : run.offsets[n];
+      if (n === undefined || offset === null || offset === undefined) return undefined;
+      const partition = run.partitions[n] as number;
+      const found = await direct({ tenantId, uid: run.stream_uid } as StreamRef, partition, Number(offset));
+      return found && found.seq === Number(offset) ? toMessage(found, partition) : undefined;
     },
 
     async list(db, tenantId, query) {
       const { where, bindings } = messageFilter(tenantId, query);
-      const found = await rows<IndexRow>(db, `SELECT m.tenant_id, m.stream_uid, m.partition, m."offset" FROM streams_message_index m WHERE ${where} ORDER BY m.id LIMIT ?`, [...bindings, query.limit]);
+      // Runs after the cursor's (ordered by last id, their messages by place): the condition on the
+      // run lets the scan start at the cursor instead of at the tenant's first message.
+      const after = query.afterId !== undefined ? ' AND m.last_id > ?' : '';
+      const found = await rows<IndexRow>(
+        db,
+        `SELECT m.stream_uid, m.partition, m."offset" FROM streams_message_positions m WHERE ${where}${after} ORDER BY m.last_id, m.n LIMIT ?`,
+        [...bindings, ...(query.afterId !== undefined ? [query.afterId] : []), query.limit],
+      );
       // Direct gets in parallel: each is a round trip to the server, and a page can hold many.
       const stored = await Promise.all(found.map((row) => direct({ tenantId, uid: row.stream_uid } as StreamRef, row.partition, Number(row.offset))));
       const out: StoredMessage[] = [];
@@ -299,7 +410,11 @@ export function natsBackend(url: string): StreamBackend {
     },
 
     async pending(db, stream, partition, fromOffset) {
-      const [row] = await rows<{ n: string | number }>(db, 'SELECT count(*) AS n FROM streams_message_index WHERE tenant_id = ? AND stream_uid = ? AND partition = ? AND "offset" >= ?', [stream.tenantId, stream.uid, partition, fromOffset]);
+      const [row] = await rows<{ n: string | number }>(
+        db,
+        'SELECT count(*) AS n FROM streams_message_positions WHERE tenant_id = ? AND stream_uid = ? AND last_offset >= ? AND partition = ? AND "offset" >= ?',
+        [stream.tenantId, stream.uid, fromOffset, partition, fromOffset],
+      );
       return Number(row?.n ?? 0);
     },
 
@@ -313,8 +428,8 @@ export function natsBackend(url: string): StreamBackend {
         } catch (err) {
           if (!isNotFound(err)) throw err;
         }
-        const gone = await rows<{ id: string }>(db, 'DELETE FROM streams_message_index WHERE (tenant_id, stream_uid, partition, "offset") IN (SELECT tenant_id, stream_uid, partition, "offset" FROM streams_message_index WHERE tenant_id = ? AND stream_uid = ? LIMIT ?) RETURNING id', [tenantId, uid, batch - removed]);
-        removed += gone.length;
+        const runs = await rows<RunRow>(db, 'SELECT last_id, first_id, partitions, offsets FROM streams_message_runs WHERE tenant_id = ? AND stream_uid = ? LIMIT ?', [tenantId, uid, batch - removed]);
+        removed += (await removeFromRuns(db, tenantId, runs, () => true, batch - removed)).length;
         if (removed >= batch) return removed;
         await db('streams_consumer_offsets').where({ tenant_id: tenantId, stream_uid: uid }).delete();
         await db('streams_publishes').where({ tenant_id: tenantId, stream_uid: uid }).delete();
@@ -329,17 +444,12 @@ export function natsBackend(url: string): StreamBackend {
         for (let partition = 0; partition < s.partitions && removed < batch; partition++) {
           let keepFrom = 0;
           if (s.max_messages !== null) {
-            const [nth] = await rows<{ offset: string | number }>(db, 'SELECT "offset" FROM streams_message_index WHERE tenant_id = ? AND stream_uid = ? AND partition = ? ORDER BY "offset" DESC OFFSET ? LIMIT 1', [s.tenant_id, s.uid, partition, Number(s.max_messages) - 1]);
-            if (nth) keepFrom = Math.max(keepFrom, Number(nth.offset));
+            const nth = await countCut(db, { tenantId: s.tenant_id, uid: s.uid }, partition, Number(s.max_messages));
+            if (nth !== undefined) keepFrom = Math.max(keepFrom, nth);
           }
           if (s.max_age_hours !== null) {
-            const cutoff = new Date(now.getTime() - s.max_age_hours * 3_600_000);
-            const [edge] = await rows<{ first_young: string | number | null; last: string | number | null }>(
-              db,
-              'SELECT min("offset") FILTER (WHERE published_at >= ?) AS first_young, max("offset") AS last FROM streams_message_index WHERE tenant_id = ? AND stream_uid = ? AND partition = ?',
-              [cutoff, s.tenant_id, s.uid, partition],
-            );
-            if (edge?.last !== null && edge?.last !== undefined) keepFrom = Math.max(keepFrom, edge.first_young === null ? Number(edge.last) + 1 : Number(edge.first_young));
+            const cut = await ageCut(db, { tenantId: s.tenant_id, uid: s.uid }, partition, new Date(now.getTime() - s.max_age_hours * 3_600_000));
+            if (cut !== undefined) keepFrom = Math.max(keepFrom, cut);
           }
           if (keepFrom > 0) removed += await purgeBelow(db, { tenantId: s.tenant_id, uid: s.uid }, partition, keepFrom, batch - removed);
         }

@@ -181,7 +181,7 @@ async function appendToOnePartition(db: Db, stream: StreamRef, messages: readonl
   return messages.map((m) => ({ id: m.id, partition, offset: offsets.get(m.id) as number }));
 }
 
-/** Deletes the messages a statement selects (by primary key, at most `batch`), and their deliveries. */
+/** Deletes the messages a statement selects (by primary key, at most `batch`), their deliveries and dead letters. */
 async function deleteSelected(db: Knex, select: string, bindings: readonly unknown[]): Promise<number> {
   const deleted = await rows<{ tenant_id: string; id: string }>(
     db,
@@ -189,6 +189,8 @@ async function deleteSelected(db: Knex, select: string, bindings: readonly unkno
        DELETE FROM streams_messages WHERE (tenant_id, stream_uid, partition, "offset") IN (${select}) RETURNING tenant_id, id
      ), deliveries AS (
        DELETE FROM streams_deliveries d USING gone WHERE d.tenant_id = gone.tenant_id AND d.message_id = gone.id
+     ), letters AS (
+       DELETE FROM streams_dead_letters l USING gone WHERE l.tenant_id = gone.tenant_id AND l.message_id = gone.id
      )
      SELECT tenant_id, id FROM gone`,
     bindings,

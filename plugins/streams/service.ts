@@ -4,7 +4,7 @@ import type { Clock } from '../../kernel/types.js';
 import type { Events, Extensions } from '../../kernel/plugin/api.js';
 import type { Appended, NewMessage, StoredMessage, StreamBackend, StreamRef } from './backend.js';
 import { streamCodecs, type StreamCodec } from './contract.js';
-import { batchFingerprint, type Limits } from './encode.js';
+import { batchFingerprint, dedupKeyOf, type Limits } from './encode.js';
 import { PublishStore, StreamStore, type StreamRecord } from './store.js';
 
 type Db = Knex | Knex.Transaction;
@@ -116,10 +116,13 @@ export class StreamsService {
     }
     const appended = await this.backend.append(db, stream, messages, now, {
       dryRun: options.dryRun,
-      ...(idempotencyKey !== undefined ? { dedupKey: idempotencyKey } : {}),
+      ...(idempotencyKey !== undefined && fingerprint !== undefined ? { dedupKey: dedupKeyOf(idempotencyKey, fingerprint) } : {}),
       ...(options.ahead ? { published: options.ahead.published } : {}),
     });
     if (idempotencyKey !== undefined && fingerprint !== undefined) await new PublishStore(db).save(stream, idempotencyKey, fingerprint, appended, now);
+    // A replay supersedes its original's dead letters (every workflow's), in the same transaction.
+    const replayed = [...new Set(messages.flatMap((m) => (m.replayOf ? [m.replayOf] : [])))];
+    if (!options.dryRun && replayed.length > 0) await db('streams_dead_letters').where({ tenant_id: stream.tenantId }).whereIn('message_id', replayed).delete();
     const event: AppendedEvent = { tenant_id: stream.tenantId, stream_uid: stream.uid, partitions: [...new Set(appended.map((a) => a.partition))] };
     await this.events.publish(APPENDED_TOPIC, event, { db });
     return { appended, replayed: false };

@@ -3,7 +3,7 @@ import { sqlTables } from '../sql/contract.js';
 import { migrationChecks, migrationResources } from '../migration/contract.js';
 import { workspaceResource, workspaceTestsCheck } from './migration-resource.js';
 import { streamCodecs } from '../streams/contract.js';
-import { Collab } from './collab/service.js';
+import { LazyCollab } from './collab/lazy.js';
 import { FileCache } from './file-cache.js';
 import { studioHandlers, type StudioSettings } from './handlers.js';
 import { createStudio } from './migrations/001_studio.js';
@@ -37,7 +37,7 @@ export default createPlugin<
   deps: { db: coreServices.db, clock: coreServices.clock, events: coreServices.events, tickets: coreServices.tickets, audit: coreServices.audit, logger: coreServices.logger, sandbox: coreServices.sandbox, extensions: coreServices.extensions },
   setup({ db, clock, events, tickets, audit, logger, sandbox, extensions }, { settings }) {
     const cache = new FileCache();
-    const collab = new Collab({ db, events, clock, logger, audit, settings: settings.collab, limits: settings });
+    const collab = new LazyCollab({ db, events, clock, logger, audit, settings: settings.collab, limits: settings });
     return {
       handlers: {
         // The codecs plugin's resolver, given to the streams plugin's point (absent without them).

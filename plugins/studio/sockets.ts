@@ -5,7 +5,7 @@ import { ApiError } from '../../kernel/errors.js';
 import type { AuditTrail } from '../../kernel/plugin/api.js';
 import type { Call, Clock, Handler, Principal } from '../../kernel/types.js';
 import type { Sandbox } from '../../sandbox/types.js';
-import type { Collab } from './collab/service.js';
+import type { LazyCollab } from './collab/lazy.js';
 import type { FileCache } from './file-cache.js';
 import { WorkspaceStore } from './store.js';
 import { terminalSession } from './terminal/session.js';
@@ -30,7 +30,7 @@ async function workspaceOf(call: Call): Promise<string> {
   return bound;
 }
 
-export function socketHandlers(input: { db: Knex; clock: Clock; logger: Logger; audit: AuditTrail; sandbox: Sandbox; cache: FileCache; collab: Collab; maxTestCases: number }): Record<string, Handler> {
+export function socketHandlers(input: { db: Knex; clock: Clock; logger: Logger; audit: AuditTrail; sandbox: Sandbox; cache: FileCache; collab: LazyCollab; maxTestCases: number }): Record<string, Handler> {
   const { db, clock, logger, audit, sandbox, cache, collab } = input;
 
   return {
@@ -38,7 +38,9 @@ export function socketHandlers(input: { db: Knex; clock: Clock; logger: Logger; 
       const workspaceId = await workspaceOf(call);
       const principal = call.principal as Principal;
       const who = { tenantId: call.tenantId as string, workspaceId, principal, canWrite: canWrite(principal) };
-      return { status: 101, websocket: (socket) => collab.join(socket, who) };
+      // Loaded before the upgrade: the socket's first messages find the service listening.
+      const service = await collab.load();
+      return { status: 101, websocket: (socket) => service.join(socket, who) };
     },
 
     async openTerminalSocket(call) {

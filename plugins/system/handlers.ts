@@ -2,7 +2,8 @@ import type { Handler, KernelServices } from '../../kernel/types.js';
 
 export function systemHandlers({ catalog, metrics, readiness, config }: Pick<KernelServices, 'catalog' | 'metrics' | 'readiness' | 'config'>): Record<string, Handler> {
   const build = config.build;
-  const startedAt = new Date();
+  // Written once: the start time does not change, and /health is the route load balancers poll.
+  const startedAt = new Date().toISOString();
   return {
     getHealth: () => ({
       status: 200,
@@ -11,7 +12,7 @@ export function systemHandlers({ catalog, metrics, readiness, config }: Pick<Ker
         version: build.version,
         commit: build.commit,
         profile: config.profile,
-        started_at: startedAt.toISOString(),
+        started_at: startedAt,
         uptime_seconds: Math.round(process.uptime() * 1000) / 1000,
       },
     }),

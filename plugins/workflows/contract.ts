@@ -57,6 +57,8 @@ export interface WorkflowDelivery {
   /** Ids of the messages the attempt wrote, or other small JSON about what it delivered. */
   outputs: unknown[];
   at: Date;
+  /** When the message was published: the dashboard's end-to-end latency reads it from the delivery. */
+  publishedAt?: Date;
 }
 
 export interface WorkflowStreams {

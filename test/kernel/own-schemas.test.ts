@@ -1,7 +1,10 @@
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { fromRoot } from '../../kernel/paths.js';
+import { compileRoute } from '../../kernel/manifest/compile.js';
+import type { Manifest } from '../../kernel/manifest/types.js';
+import { SchemaCompiler } from '../../kernel/manifest/validators.js';
 import { SCHEMA as IDENTITY_SETTINGS } from '../../plugins/identity/settings.js';
 
 // The kernel compiles these schemas without checking them against JSON Schema first (that
@@ -13,6 +16,11 @@ describe('schemas the project writes itself', () => {
     'manifests/manifest.schema.json': JSON.parse(readFileSync(fromRoot('manifests', 'manifest.schema.json'), 'utf8')) as object,
     'settings of the identity plugin': IDENTITY_SETTINGS,
   };
+  // The built-in plugins' settings schemas (kernel/plugin/settings.ts compiles them unchecked).
+  for (const file of readdirSync(fromRoot('manifests')).filter((f) => f.endsWith('.json') && f !== 'manifest.schema.json')) {
+    const settings = (JSON.parse(readFileSync(fromRoot('manifests', file), 'utf8')) as { settings?: object }).settings;
+    if (settings) owned[`settings of manifests/${file}`] = settings;
+  }
 
   for (const [name, schema] of Object.entries(owned)) {
     it(`${name} is valid JSON Schema 2020-12`, () => {
@@ -22,5 +30,33 @@ describe('schemas the project writes itself', () => {
 
   it('a schema that breaks JSON Schema is told apart (the check can fail)', () => {
     expect(ajv.validateSchema({ type: 'object', properties: { id: { type: 'strnig' } } })).to.equal(false);
+  });
+
+  // The kernel mounts the built-in plugins' routes without checking their schemas either
+  // (kernel/manifest/validators.ts, `trusted`); every one is checked here, as compiled.
+  const manifests = readdirSync(fromRoot('manifests'))
+    .filter((f) => f.endsWith('.json') && f !== 'manifest.schema.json')
+    .map((f) => JSON.parse(readFileSync(fromRoot('manifests', f), 'utf8')) as Manifest);
+  it('every built-in manifest\'s named schemas and route schemas are valid JSON Schema 2020-12', () => {
+    const compiler = new SchemaCompiler(manifests);
+    let checked = 0;
+    for (const manifest of manifests) {
+      for (const decl of manifest.routes) {
+        const route = compileRoute(manifest.id, decl, manifest.schemas ?? {});
+        for (const part of ['params', 'query', 'body'] as const) {
+          const schema = route.schemas[part];
+          if (!schema) continue;
+          expect(() => compiler.compile(manifest.id, part, schema as Record<string, unknown>), `${manifest.id} ${decl.operation} ${part}`).not.to.throw();
+          checked++;
+        }
+      }
+    }
+    expect(checked).to.be.greaterThan(50);
+  });
+
+  it('an untrusted plugin\'s broken schema stops the mount; a trusted one is not checked (the check can fail)', () => {
+    const broken = { type: 'object', properties: { id: { type: 'strnig' } } };
+    expect(() => new SchemaCompiler([]).compile('outsider', 'body', broken)).to.throw(/outsider body schema is invalid/);
+    expect(() => new SchemaCompiler([], new Set(['builtin'])).compile('builtin', 'body', broken)).not.to.throw();
   });
 });

@@ -86,13 +86,13 @@ export function running(pid: number): boolean {
   }
 }
 
-/** Polls `condition` every 100 ms; resolves true when it holds, false after `ms`. */
-export async function within(ms: number, condition: () => boolean | Promise<boolean>): Promise<boolean> {
+/** Polls `condition` every `everyMs` (100 by default); resolves true when it holds, false after `ms`. */
+export async function within(ms: number, condition: () => boolean | Promise<boolean>, everyMs = 100): Promise<boolean> {
   const deadline = Date.now() + ms;
   for (;;) {
     if (await condition()) return true;
     if (Date.now() > deadline) return false;
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 

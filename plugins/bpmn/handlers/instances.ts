@@ -2,9 +2,9 @@ import type { Knex } from 'knex';
 import { ApiError } from '../../../kernel/errors.js';
 import { afterKey, pageOf } from '../../../kernel/plugin/api.js';
 import type { Call, Handler } from '../../../kernel/types.js';
-import type { BpmnService } from '../service.js';
+import type { BpmnService, PreparedAdvance } from '../service.js';
 import { taskIdOf } from '../ids.js';
-import { DefinitionStore, HistoryStore, IncidentStore, InstanceStore, WaitStore, incidentView, instanceView, taskView, type InstanceRow } from '../store.js';
+import { DefinitionStore, HistoryStore, IncidentStore, InstanceStore, WaitStore, incidentView, instanceView, taskView, type DefinitionRow, type InstanceRow } from '../store.js';
 
 const tenant = (call: Call): string => call.tenantId as string;
 const trx = (call: Call): Knex.Transaction => call.db as Knex.Transaction;
@@ -15,6 +15,7 @@ interface StartBody {
   version?: number;
   variables?: unknown;
   business_key?: string;
+  request_id?: string;
 }
 
 /** An instance with where it waits, its tasks, history and incidents. */
@@ -47,21 +48,50 @@ export async function advancedInstance(db: Knex | Knex.Transaction, row: Instanc
 
 /** POST/GET /bpmn/instances, GET /bpmn/instances/{id}, cancel, replay. */
 export function instanceHandlers(service: BpmnService): Record<string, Handler> {
+  /** Starts whose first advance an engine thread ran before the transaction (see PreparedAdvance). */
+  const preparedStarts = new WeakMap<Call, { definition: DefinitionRow; prepared: PreparedAdvance }>();
+
+  /** The definition a start names (by key, or by process id and version: the latest by default). */
+  async function definitionOf(call: Call): Promise<DefinitionRow> {
+    const body = call.body as StartBody;
+    const key = body.key ?? (await new DefinitionStore(call.db).keyOf(tenant(call), String(body.process_id), body.version))?.key;
+    const definition = key !== undefined ? await service.definition(call.db, tenant(call), key).catch((err: unknown) => {
+      if (err instanceof ApiError && err.code === 'not_found') return undefined;
+      throw err;
+    }) : undefined;
+    if (!definition) throw new ApiError('not_found', body.key !== undefined ? `No definition "${body.key}".` : `No process "${body.process_id}"${body.version !== undefined ? ` version ${body.version}` : ''}.`);
+    if (body.key !== undefined && body.version !== undefined && body.version !== definition.version) throw new ApiError('not_found', `Definition "${body.key}" is version ${definition.version}, not ${body.version}.`);
+    return definition;
+  }
+
   return {
-    async startBpmnInstance(call) {
+    startBpmnInstance: Object.assign(async (call: Call) => {
       const body = call.body as StartBody;
       const variables = service.checkVariables(body.variables);
-      const key = body.key ?? (await new DefinitionStore(call.db).keyOf(tenant(call), String(body.process_id), body.version))?.key;
-      const definition = key !== undefined ? await service.definition(call.db, tenant(call), key).catch((err: unknown) => {
-        if (err instanceof ApiError && err.code === 'not_found') return undefined;
-        throw err;
-      }) : undefined;
-      if (!definition) throw new ApiError('not_found', body.key !== undefined ? `No definition "${body.key}".` : `No process "${body.process_id}"${body.version !== undefined ? ` version ${body.version}` : ''}.`);
-      if (body.key !== undefined && body.version !== undefined && body.version !== definition.version) throw new ApiError('not_found', `Definition "${body.key}" is version ${definition.version}, not ${body.version}.`);
-      const row = await service.start(trx(call), tenant(call), definition, { variables, businessKey: body.business_key ?? null });
+      // Found before the transaction when an engine thread ran the first advance there.
+      const ahead = preparedStarts.get(call);
+      const definition = ahead?.definition ?? (await definitionOf(call));
+      const row = await service.start(trx(call), tenant(call), definition, { variables, businessKey: body.business_key ?? null, prepared: ahead?.prepared });
       call.resourceId = row.id;
       return { status: 201, body: await advancedInstance(call.db, row), headers: { Location: `/bpmn/instances/${row.id}` } };
-    },
+    }, {
+      /**
+       * A threadable definition's first advance runs here, in its engine thread, while no
+       * connection is held. Not with a request_id (a repeated one answers the first start's
+       * instance, and its engine run would be wasted); bad input is left to the handler to refuse.
+       */
+      async beforeTransaction(call: Call) {
+        const body = call.body as StartBody;
+        if (body.request_id !== undefined) return;
+        try {
+          const definition = await definitionOf(call);
+          const prepared = await service.prepareStart(call.db, tenant(call), definition, { variables: service.checkVariables(body.variables), businessKey: body.business_key ?? null });
+          if (prepared) preparedStarts.set(call, { definition, prepared });
+        } catch {
+          // The handler runs it again and answers the error.
+        }
+      },
+    }),
 
     async listBpmnInstances(call) {
       const page = pageOf(call);

@@ -1,6 +1,7 @@
-import amqp, { type ChannelModel, type ConfirmChannel } from 'amqplib';
-import mqtt, { type MqttClient } from 'mqtt';
-import { connect, headers as natsHeaders, type NatsConnection } from 'nats';
+import type { ChannelModel, ConfirmChannel } from 'amqplib';
+import type { MqttClient } from 'mqtt';
+import type { NatsConnection } from 'nats';
+import { brokers } from '../brokers.js';
 import type { ComponentType } from '../../components/contract.js';
 import { payloadOf, within } from '../payload.js';
 import type { ConnectorsSettings } from '../settings.js';
@@ -48,7 +49,7 @@ export function mqttPublishType(settings: ConnectorsSettings): ComponentType {
     create(config, where) {
       const connection = lazy<MqttClient>(
         async () => {
-          const client = mqtt.connect(config.url as string, mqttOptions(config, `rt-${where.tenantId}-${where.componentId ?? 'inline'}-pub-${process.pid}`, settings.connect_timeout_ms, { protocolVersion: 5, reconnectPeriod: 0 }));
+          const client = (await brokers.mqtt()).connect(config.url as string, mqttOptions(config, `rt-${where.tenantId}-${where.componentId ?? 'inline'}-pub-${process.pid}`, settings.connect_timeout_ms, { protocolVersion: 5, reconnectPeriod: 0 }));
           await within(settings.connect_timeout_ms, 'connecting to the MQTT broker', new Promise<void>((resolve, reject) => {
             client.once('connect', () => resolve());
             client.once('error', reject);
@@ -96,7 +97,7 @@ export function amqpPublishType(settings: ConnectorsSettings): ComponentType {
       const connection = lazy<{ model: ChannelModel; channel: ConfirmChannel }>(
         async () => {
           broken = false;
-          const model = await within(settings.connect_timeout_ms, 'connecting to the AMQP broker', amqp.connect(config.url as string, { timeout: settings.connect_timeout_ms }));
+          const model = await within(settings.connect_timeout_ms, 'connecting to the AMQP broker', (await brokers.amqp()).connect(config.url as string, { timeout: settings.connect_timeout_ms }));
           model.on('error', () => (broken = true));
           model.on('close', () => (broken = true));
           const channel = await model.createConfirmChannel();
@@ -146,7 +147,7 @@ export function natsPublishType(settings: ConnectorsSettings): ComponentType {
     },
     create(config) {
       const connection = lazy<NatsConnection>(
-        () => within(settings.connect_timeout_ms, 'connecting to NATS', connect({ ...natsOptions(config, settings.connect_timeout_ms), reconnect: false })),
+        async () => within(settings.connect_timeout_ms, 'connecting to NATS', (await brokers.nats()).connect({ ...natsOptions(config, settings.connect_timeout_ms), reconnect: false })),
         (nc) => !nc.isClosed(),
         (nc) => nc.close(),
       );
@@ -154,7 +155,7 @@ export function natsPublishType(settings: ConnectorsSettings): ComponentType {
         async deliver(message) {
           const nc = await connection.get();
           const { bytes, contentType } = payloadOf(message);
-          const h = natsHeaders();
+          const h = (await brokers.nats()).headers();
           h.set('Nats-Msg-Id', message.id);
           h.set('Content-Type', contentType);
           nc.publish(config.subject as string, bytes, { headers: h });

@@ -1,4 +1,5 @@
-import amqp, { type Channel, type ChannelModel, type ConsumeMessage } from 'amqplib';
+import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
+import { brokers } from '../brokers.js';
 import type { ComponentType } from '../../components/contract.js';
 import { textHeaders, within } from '../payload.js';
 import type { ConnectorsSettings } from '../settings.js';
@@ -31,7 +32,7 @@ export function amqpConsumeType(settings: ConnectorsSettings): ComponentType {
           const failed = (err: unknown) => {
             if (!stopping) context.fail(err instanceof Error ? err : new Error(String(err)));
           };
-          connection = await within(settings.connect_timeout_ms, 'connecting to the AMQP broker', amqp.connect(config.url as string, { timeout: settings.connect_timeout_ms }));
+          connection = await within(settings.connect_timeout_ms, 'connecting to the AMQP broker', (await brokers.amqp()).connect(config.url as string, { timeout: settings.connect_timeout_ms }));
           connection.on('error', failed);
           connection.on('close', () => failed(new Error('the connection to the AMQP broker closed')));
           const channel: Channel = await connection.createChannel();

@@ -1,4 +1,5 @@
-import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import type { IClientOptions, MqttClient } from 'mqtt';
+import { brokers } from '../brokers.js';
 import type { ComponentType } from '../../components/contract.js';
 import { textHeaders, within } from '../payload.js';
 import type { ConnectorsSettings } from '../settings.js';
@@ -51,7 +52,7 @@ export function mqttSubscribeType(settings: ConnectorsSettings): ComponentType {
             // MQTT 5 ends a session at disconnect unless it has an expiry: keep it, so the broker queues for us.
             properties: { sessionExpiryInterval: (config.session_expiry_seconds as number | undefined) ?? 86_400 },
           });
-          const c = mqtt.connect(config.url as string, options);
+          const c = (await brokers.mqtt()).connect(config.url as string, options);
           client = c;
           c.handleMessage = (packet, done) => {
             const properties = packet.properties;

@@ -1,4 +1,5 @@
-import { AckPolicy, connect, type ConsumerMessages, type NatsConnection, type Subscription } from 'nats';
+import type { ConsumerMessages, NatsConnection, Subscription } from 'nats';
+import { brokers } from '../brokers.js';
 import type { ComponentType, SourceContext } from '../../components/contract.js';
 import { within } from '../payload.js';
 import type { ConnectorsSettings } from '../settings.js';
@@ -63,7 +64,7 @@ export function natsSubscribeType(settings: ConnectorsSettings): ComponentType {
       };
       return {
         async start(context) {
-          const connection = await within(settings.connect_timeout_ms, 'connecting to NATS', connect({ ...natsOptions(config, settings.connect_timeout_ms), reconnect: false }));
+          const connection = await within(settings.connect_timeout_ms, 'connecting to NATS', (await brokers.nats()).connect({ ...natsOptions(config, settings.connect_timeout_ms), reconnect: false }));
           nc = connection;
           void connection.closed().then((err) => {
             if (!stopping) context.fail(err ?? new Error('the connection to NATS closed'));
@@ -74,7 +75,7 @@ export function natsSubscribeType(settings: ConnectorsSettings): ComponentType {
             const stream = await jsm.streams.find(subject);
             const name = config.durable;
             const existing = await jsm.consumers.info(stream, name).catch(() => undefined);
-            if (!existing) await jsm.consumers.add(stream, { durable_name: name, ack_policy: AckPolicy.Explicit, filter_subject: subject });
+            if (!existing) await jsm.consumers.add(stream, { durable_name: name, ack_policy: (await brokers.nats()).AckPolicy.Explicit, filter_subject: subject });
             const messages = await (await connection.jetstream().consumers.get(stream, name)).consume();
             consumer = messages;
             void run(context, async () => {

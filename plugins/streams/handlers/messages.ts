@@ -3,7 +3,7 @@ import { ApiError } from '../../../kernel/errors.js';
 import { afterKey, pageOf } from '../../../kernel/plugin/api.js';
 import type { Call, Handler } from '../../../kernel/types.js';
 import type { Appended, NewMessage, StoredMessage } from '../backend.js';
-import { messageId } from '../ids.js';
+import { messageIds } from '../ids.js';
 import { partitionFor } from '../partition.js';
 import { messageView } from '../render.js';
 import type { StreamsService } from '../service.js';
@@ -19,10 +19,10 @@ function dateQuery(call: Call, name: string): Date | undefined {
 }
 
 /** A new message with the original's body, key and headers (plus the replay header), for `target`. */
-function replayOf(original: StoredMessage, target: StreamRecord): NewMessage {
+function replayOf(original: StoredMessage, target: StreamRecord, id: string): NewMessage {
   const partition = original.key !== null || original.partition >= target.stream.partitions ? partitionFor(original.key, target.stream.partitions) : original.partition;
   return {
-    id: messageId(),
+    id,
     partition,
     key: original.key,
     headers: { ...original.headers, [REPLAY_HEADER]: original.id },
@@ -51,7 +51,8 @@ export function messageHandlers(service: StreamsService): Record<string, Handler
     for (const [streamId, group] of byStream) {
       const target = await streams.get(tenant(call), streamId);
       if (!target) throw new ApiError('not_found', `No stream "${streamId}".`, targetId ? { details: [{ in: 'body', pointer: '/target_stream', message: 'names no stream of this tenant' }] } : {});
-      const copies = group.map((m) => replayOf(m, target));
+      const ids = messageIds(group.length);
+      const copies = group.map((m, i) => replayOf(m, target, ids[i] as string));
       const { appended } = await service.publish(call.db as Knex.Transaction, target.ref, copies, { dryRun: call.dryRun });
       appended.forEach((a, i) => out.push({ ...a, stream: target.stream.id, replay_of: (copies[i] as NewMessage).replayOf as string }));
     }

@@ -54,12 +54,14 @@ export function streamHandlers(service: StreamsService): Record<string, Handler>
   const publishMessages: Handler = Object.assign(
     async (call: Call) => {
       let publish = prepared.get(call);
-      if (publish) {
-        // Encoded (and maybe published) before the transaction: the stream must still be that one.
+      // Published before the transaction (publish.ahead): the backend indexes the messages only
+      // while that stream still lives and answers 404 otherwise, so it is not looked up again.
+      if (publish && !publish.ahead) {
+        // Encoded before the transaction: the stream must still be that one.
         const current = await service.stream(call.db, tenant(call), idParam(call));
         if (current.ref.uid !== publish.record.ref.uid) throw new ApiError('not_found', `No stream "${idParam(call)}".`);
         publish = { ...publish, record: current };
-      } else publish = await encode(call);
+      } else publish ??= await encode(call);
       const { record, messages, key, ahead } = publish;
       if (key !== undefined) call.idempotencyKey = key;
       const { appended, replayed } = await service.publish(call.db as Knex.Transaction, record.ref, messages, { dryRun: call.dryRun, idempotencyKey: key, ...(ahead ? { ahead } : {}) });

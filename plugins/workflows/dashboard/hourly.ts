@@ -58,33 +58,22 @@ export interface HourlyTraffic {
   p95_ms: number | null;
 }
 
+/** Each histogram bin summed over the rows, as one array (1-based, as PostgreSQL indexes it). */
+const BIN_SUMS = `array[${LATENCY_BOUNDS_MS.concat(0).map((_, i) => `coalesce(sum(latency_hist[${i + 1}]), 0)`).join(', ')}]::integer[]`;
+
 /**
  * Sums the hours from the one holding `since` up to `until` (primary key (tenant_id, hour, …)):
- * at most 25 rows per workflow whatever the traffic.
+ * at most 25 rows per workflow whatever the traffic, read once. The bins are summed position by
+ * position rather than unnested: a row per bin would be 15 times the rows to group.
  */
 export async function readHourly(db: Knex, tenantId: string, since: Date, until: Date): Promise<HourlyTraffic[]> {
   const from = new Date(Math.floor(since.getTime() / 3_600_000) * 3_600_000);
-  const range = [tenantId, from, until];
-  const [totals, bins] = await Promise.all([
-    db.raw(
-      `SELECT workflow_id, sum(messages_in)::int AS messages_in, sum(processed)::int AS processed, sum(errors)::int AS errors, sum(attempts)::int AS attempts
-         FROM workflows_hourly WHERE tenant_id = ? AND hour >= ? AND hour <= ? GROUP BY workflow_id`,
-      range,
-    ) as Promise<{ rows: Array<{ workflow_id: string; messages_in: number; processed: number; errors: number; attempts: number }> }>,
-    db.raw(
-      `SELECT h.workflow_id, x.i::int AS i, sum(x.n)::int AS n
-         FROM workflows_hourly h CROSS JOIN LATERAL unnest(h.latency_hist) WITH ORDINALITY AS x(n, i)
-        WHERE h.tenant_id = ? AND h.hour >= ? AND h.hour <= ? GROUP BY h.workflow_id, x.i`,
-      range,
-    ) as Promise<{ rows: Array<{ workflow_id: string; i: number; n: number }> }>,
-  ]);
-  const hists = new Map<string, number[]>();
-  for (const b of bins.rows) {
-    const hist = hists.get(b.workflow_id) ?? new Array<number>(LATENCY_BOUNDS_MS.length + 1).fill(0);
-    hist[b.i - 1] = b.n;
-    hists.set(b.workflow_id, hist);
-  }
-  return totals.rows.map((r) => ({ workflow: r.workflow_id, messages_in: r.messages_in, processed: r.processed, errors: r.errors, attempts: r.attempts, p95_ms: p95(hists.get(r.workflow_id) ?? []) }));
+  const totals = (await db.raw(
+    `SELECT workflow_id, sum(messages_in)::int AS messages_in, sum(processed)::int AS processed, sum(errors)::int AS errors, sum(attempts)::int AS attempts, ${BIN_SUMS} AS hist
+       FROM workflows_hourly WHERE tenant_id = ? AND hour >= ? AND hour <= ? GROUP BY workflow_id`,
+    [tenantId, from, until],
+  )) as { rows: Array<{ workflow_id: string; messages_in: number; processed: number; errors: number; attempts: number; hist: number[] }> };
+  return totals.rows.map((r) => ({ workflow: r.workflow_id, messages_in: r.messages_in, processed: r.processed, errors: r.errors, attempts: r.attempts, p95_ms: p95(r.hist.map(Number)) }));
 }
 
 /** The upper bound of the bin where the cumulative count reaches 95 %. */

@@ -455,7 +455,7 @@ export class Worker {
       }
     }
     const status = outcome.error === undefined ? 'processed' : 'failed';
-    await this.streams.recordDeliveries(trx, [{ tenantId, messageId: message.id, workflow: workflowId, revision, runId: id, status, error: outcome.error ?? null, outputs, at: now }]);
+    await this.streams.recordDeliveries(trx, [{ tenantId, messageId: message.id, workflow: workflowId, revision, runId: id, status, error: outcome.error ?? null, outputs, at: now, publishedAt: message.publishedAt }]);
     await rollUp(trx, { tenantId, workflowId, at: now }, [{ status, first: true, latencyMs: status === 'processed' ? now.getTime() - message.publishedAt.getTime() : null }]);
     const run: RunOutcome = { id, workflow: workflowId, revision, message_id: message.id, status, error: outcome.error ?? null, outputs, replay_of: original.id };
     await new RunStore(trx).record(tenantId, [run], now);
@@ -496,7 +496,7 @@ export class Worker {
     const runs: RunOutcome[] = [];
     for (const o of ok) {
       const outputs = outputIds.get(o) ?? [];
-      deliveries.push({ tenantId: b.tenantId, messageId: o.message.id, workflow: b.workflowId, revision: b.revision, runId: o.runId, status: 'processed', error: null, outputs, at: now });
+      deliveries.push({ tenantId: b.tenantId, messageId: o.message.id, workflow: b.workflowId, revision: b.revision, runId: o.runId, status: 'processed', error: null, outputs, at: now, publishedAt: o.message.publishedAt });
       runs.push({ id: o.runId, workflow: b.workflowId, revision: b.revision, message_id: o.message.id, status: 'processed', error: null, outputs });
     }
     const retries = trx('workflows_retries').where({ tenant_id: b.tenantId, workflow_id: b.workflowId, partition: b.partition });
@@ -514,7 +514,7 @@ export class Worker {
           outputs.push(...copied.map((c) => c.id));
         }
       }
-      deliveries.push({ tenantId: b.tenantId, messageId: f.message.id, workflow: b.workflowId, revision: b.revision, runId: f.runId, status, error: f.error ?? null, outputs, at: now });
+      deliveries.push({ tenantId: b.tenantId, messageId: f.message.id, workflow: b.workflowId, revision: b.revision, runId: f.runId, status, error: f.error ?? null, outputs, at: now, publishedAt: f.message.publishedAt });
       runs.push({ id: f.runId, workflow: b.workflowId, revision: b.revision, message_id: f.message.id, status, error: f.error ?? null, outputs });
       if (b.dead) {
         next = f.message.offset + 1;

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { startKernel, type TestKernel } from '../../support/kernel.js';
 import { bootstrapCredentials, createTenant, createUser, login, loginAdmin } from '../../support/identity.js';
+import { untilSealed } from '../../support/sealed.js';
 
 /**
  * An unauthenticated caller cannot grow any tenant's hash chain, nor create one by naming a
@@ -76,7 +77,7 @@ describe('the account-level audit trail (calls nobody authenticated)', function 
     expect(list.status).to.equal(200);
     expect(list.body.items.map((r: { request_id: string }) => r.request_id)).to.include.members(['anon-beta', 'login-wrong']);
     for (const item of list.body.items) expect(item.tenant_id).to.equal('_account');
-    const verify = await k.request('GET', '/audit/account/verify', { token: account });
+    const verify = await untilSealed(() => k.request('GET', '/audit/account/verify', { token: account }));
     expect(verify.status).to.equal(200);
     expect(verify.body).to.include({ tenant_id: '_account', valid: true, unsealed: 0 });
     expect(verify.body.records).to.be.greaterThan(3);

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { migratedTemplates, openEmbedded } from '../../../kernel/db/embedded.js';
+import { migratedTemplates, openEmbedded, stageNewestTemplate, templateWorkSettled } from '../../../kernel/db/embedded.js';
 import { freshDataDir } from '../../support/process.js';
 
 describe('embedded database: the migrated template', function () {
@@ -24,6 +24,8 @@ describe('embedded database: the migrated template', function () {
     } finally {
       await opened.pglite.close();
     }
+    // Its recovery and rename finish in the background; a database's close waits for them.
+    await templateWorkSettled();
     const template = kept();
     expect(template, 'the template is kept under its key').to.be.a('string');
     // The running cluster's own files are not part of it.
@@ -46,6 +48,38 @@ describe('embedded database: the migrated template', function () {
     } finally {
       await third.pglite.close();
     }
+  });
+
+  const staging = (dir: string): string[] => readdirSync(dir).filter((name) => name.startsWith('.staging-'));
+
+  it('copies the template used last into a new data dir before the key is known, and takes that copy when the key names it', async () => {
+    // The test above used the template of `key` last.
+    const dir = freshDataDir();
+    stageNewestTemplate(dir);
+    expect(staging(dir), 'a copy is under way in a staging folder').to.have.length(1);
+    expect(existsSync(join(dir, 'PG_VERSION')), 'not a cluster before the key names it').to.equal(false);
+    const opened = await openEmbedded(dir, key);
+    try {
+      expect(opened.keepMigrated).to.equal(undefined);
+      expect((await opened.pglite.query('SELECT id FROM migrated')).rows).to.deep.equal([{ id: 1 }]);
+    } finally {
+      await opened.pglite.close();
+    }
+    expect(staging(dir), 'the staging folder is gone').to.deep.equal([]);
+  });
+
+  it('discards a staged copy of another migration set', async () => {
+    const dir = freshDataDir();
+    stageNewestTemplate(dir);
+    const opened = await openEmbedded(dir, `${key}-unkept`);
+    try {
+      expect((await opened.pglite.query("SELECT to_regclass('migrated') IS NOT NULL AS present")).rows).to.deep.equal([{ present: false }]);
+    } finally {
+      await opened.pglite.close();
+    }
+    // Removed in the background once its copy is done.
+    for (let i = 0; i < 200 && staging(dir).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(staging(dir)).to.deep.equal([]);
   });
 
   it('reopens an existing data dir as it is, whatever the key', async () => {

@@ -43,6 +43,34 @@ describe('events within one kernel', function () {
     for (const s of [first, second, other]) s.stop();
   });
 
+  it('carries a small event whole in its notification (no read back), and a large one by id (read back), both delivered alike', async () => {
+    const box = inbox(events(), 'test.sizes');
+    const readBacks: string[] = [];
+    const spy = (query: { sql: string }) => {
+      if (/FROM kernel_events WHERE id = ANY/.test(query.sql)) readBacks.push(query.sql);
+    };
+    db().on('query', spy);
+    try {
+      await events().publish('test.sizes', { small: true });
+      expect(await waitFor(async () => box.got.length === 1, 10_000)).to.equal(true);
+      expect(readBacks, 'the small event was not read back').to.deep.equal([]);
+      const large = { text: 'x'.repeat(20_000) };
+      await events().publish('test.sizes', large);
+      expect(await waitFor(async () => box.got.length === 2, 10_000)).to.equal(true);
+      expect(readBacks.length, 'the large event was read back').to.be.greaterThan(0);
+    } finally {
+      db().off('query', spy);
+      box.stop();
+    }
+    expect(box.got.map((e) => e.payload)).to.deep.equal([{ small: true }, { text: 'x'.repeat(20_000) }]);
+    for (const event of box.got) {
+      expect(event.topic).to.equal('test.sizes');
+      expect(event.id).to.match(/^[0-9]+$/);
+      expect(event.publishedAt).to.be.instanceOf(Date);
+      expect(Math.abs(Date.now() - event.publishedAt.getTime())).to.be.below(60_000);
+    }
+  });
+
   it('publishes with the caller\'s transaction: nothing when it rolls back, the event once it commits', async () => {
     const box = inbox(events(), 'test.transactional');
     await db()

@@ -141,8 +141,8 @@ describe('requests the HTTP parser refuses are answered in the error shape', fun
 
   it('answers a request head that does not arrive in time with 408 request_timeout', async () => {
     // The kernel keeps Node's head deadline (a minute); a server of its own with a short one shows the reply.
-    const server = http.createServer({ headersTimeout: 300, requestTimeout: 400, connectionsCheckingInterval: 50 }, (_req, res) => res.end());
-    answerClientErrors(server, pino({ level: 'silent' }));
+    const server = http.createServer({ headersTimeout: 300, requestTimeout: 400, connectionsCheckingInterval: 50 });
+    server.on('request', answerClientErrors(server, pino({ level: 'silent' }), (_req, res) => res.end()));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = server.address() as net.AddressInfo;

@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline';
 import knexFactory, { type Knex } from 'knex';
 import { fromRoot } from '../../../kernel/paths.js';
 import { onPostgres, request, startKernel } from '../../support/kernel.js';
+import { untilSealed } from '../../support/sealed.js';
 
 /**
  * The kernel as its own process (node dist/kernel/main.js), killed with SIGKILL: nothing gets
@@ -102,7 +103,7 @@ describe('killing the process (SIGKILL)', function () {
 
     const tk = await startKernel({ plugins: ['system', 'audit', 'logs', 'components'], auth: { mode: 'none' } }, { schema });
     try {
-      const verify = await tk.request('GET', '/audit/verify?tenant_id=default');
+      const verify = await untilSealed(() => tk.request('GET', '/audit/verify?tenant_id=default'));
       expect(verify.body).to.include({ valid: true, first_broken: null });
       expect(verify.body.records).to.equal(components.length);
     } finally {

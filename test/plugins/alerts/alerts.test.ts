@@ -48,6 +48,8 @@ describe('alerts: rules, evaluation and Alertmanager notifications', function ()
       for (const [attempt, status] of ['failed', 'dead'].entries()) {
         await db()('streams_deliveries').insert({ tenant_id: 'default', message_id: id, workflow, revision: 1, run_id: `run-${id}`, attempt: attempt + 1, status, error: 'boom', outputs: '[]', at: new Date() });
       }
+      // The open dead letter the worker records with a dead delivery (a redrive closes it).
+      await db()('streams_dead_letters').insert({ tenant_id: 'default', workflow, message_id: id, at: new Date() });
     }
     return ids;
   }

@@ -6,6 +6,7 @@ import { fromRoot } from '../../../kernel/paths.js';
 import { pluginSettings } from '../../../kernel/plugin/settings.js';
 import { readSettings, type AuditSettings } from '../../../plugins/audit/settings.js';
 import { verifyTrail, writeRecord } from './records.js';
+import { untilSealed } from '../../support/sealed.js';
 
 describe('audit sealer', () => {
   let k: TestKernel;
@@ -25,7 +26,7 @@ describe('audit sealer', () => {
       item = (await k.request('GET', '/audit', { headers: auditor('orphan') })).body.items[0];
     }
     expect(item).to.include({ seq: 1, resource_id: 'left-behind' });
-    expect((await verify('orphan')).body).to.include({ valid: true, records: 1, unsealed: 0 });
+    expect((await untilSealed(() => verify('orphan'))).body).to.include({ valid: true, records: 1, unsealed: 0 });
   });
 
   (onPostgres ? describe : describe.skip)('on PostgreSQL, with concurrent writers', () => {
@@ -37,12 +38,12 @@ describe('audit sealer', () => {
         expect(res.status).to.equal(201);
         expect(Date.now() - started).to.be.below(2000);
       });
-      expect((await verify('busy')).body).to.include({ valid: true, records: 2, unsealed: 0 });
+      expect((await untilSealed(() => verify('busy'))).body).to.include({ valid: true, records: 2, unsealed: 0 });
     });
 
     it('waits for a head another instance holds (its first try does not wait), then chains', async () => {
       await k.request('POST', '/notes', { body: { id: 'before-held', title: 'Makes the head' }, headers: as('alice', 'held-head') });
-      expect((await verify('held-head')).body).to.include({ valid: true, records: 1, unsealed: 0 });
+      expect((await untilSealed(() => verify('held-head'))).body).to.include({ valid: true, records: 1, unsealed: 0 });
       let release: () => void = () => undefined;
       const held = new Promise<void>((resolve) => (release = resolve));
       let locked: () => void = () => undefined;

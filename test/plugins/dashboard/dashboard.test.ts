@@ -29,6 +29,8 @@ describe('dashboard: GET /dashboard', function () {
       delivery(ids[3] as string, 1, 'processed', 20 * 60_000),
       { ...delivery(ids[0] as string, 1, 'processed', 1000, 'billing'), tenant_id: 'other' },
     ]);
+    // The dead delivery's open dead letter, as the worker records it with the delivery.
+    await db()('streams_dead_letters').insert({ tenant_id: 'default', workflow: 'billing', message_id: ids[2], at: new Date(now - 1000) });
     const stream = await db()('streams_streams').where({ tenant_id: 'default', id: 'in' }).first('uid');
     await db()('streams_consumer_offsets').insert({ tenant_id: 'default', stream_uid: stream.uid, consumer: 'billing', partition: 0, committed_offset: 1, updated_at: new Date() });
     expect((await tk.request('POST', '/alerts/rules', { body: { id: 'r1', name: 'R1', signal: 'dlq_depth', op: '>', threshold: 0 } })).status).to.equal(201);

@@ -1,9 +1,7 @@
 import { expect } from 'chai';
-import { connect } from 'nats';
 import { startKernel, type TestKernel } from '../../support/kernel.js';
-import { jetStreamName } from '../../../plugins/streams/nats-backend.js';
+import { NATS_URL, dropJetStreams } from './nats-support.js';
 
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
 const ORDER_V1 = { type: 'record', name: 'Order', namespace: 'shop', fields: [{ name: 'id', type: 'string' }, { name: 'amount', type: 'int' }] };
 /** V1 plus a field with a default: backward compatible, so a reader with V2 reads V1's bytes. */
@@ -28,11 +26,7 @@ for (const backend of backends) {
     after(async () => {
       if (!tk) return;
       if (backend.name !== 'postgres') {
-        const streams = (await tk.kernel.database.knex('streams_streams').select('tenant_id', 'uid')) as Array<{ tenant_id: string; uid: string }>;
-        const nc = await connect({ servers: NATS_URL });
-        const jsm = await nc.jetstreamManager();
-        for (const s of streams) await jsm.streams.delete(jetStreamName({ tenantId: s.tenant_id, uid: s.uid })).catch(() => undefined);
-        await nc.drain();
+        await dropJetStreams(tk);
       }
       await tk.close();
     });

@@ -204,7 +204,14 @@ export function streamConformance(name: string, target: ConformanceTarget): void
 
     it('applies retention by count (per partition) and by age, in the retention job', async () => {
       const counted = await createStream({ retention: { max_messages: 3 } });
-      await publish(counted, Array.from({ length: 10 }, (_, i) => ({ value: i })));
+      const countedIds = (await publish(counted, Array.from({ length: 10 }, (_, i) => ({ value: i })))).map((m) => m.id);
+      // A dead letter of a message retention removes goes with it; one of a kept message stays.
+      const [expiring, kept] = [countedIds[0] as string, countedIds[9] as string];
+      const db = tk.kernel.database.knex;
+      for (const id of [expiring, kept]) {
+        await db('streams_deliveries').insert({ tenant_id: 'default', message_id: id, workflow: 'retained', revision: 1, run_id: `run-${id}`, attempt: 1, status: 'dead', error: 'boom', outputs: '[]', at: new Date() });
+        await db('streams_dead_letters').insert({ tenant_id: 'default', workflow: 'retained', message_id: id, at: new Date() });
+      }
       const aged = await createStream({ retention: { max_age_hours: 1 } });
       await publish(aged, [{ value: 'old-1' }, { value: 'old-2' }]);
       advance(2 * 3600);
@@ -218,7 +225,24 @@ export function streamConformance(name: string, target: ConformanceTarget): void
         await new Promise((r) => setTimeout(r, 200));
       }
       expect((await readAll(counted)).map((m) => m.value)).to.deep.equal([7, 8, 9]);
+      expect(await db('streams_dead_letters').where({ tenant_id: 'default', workflow: 'retained' }).pluck('message_id')).to.deep.equal([kept]);
       expect((await readAll(aged)).map((m) => m.value)).to.deep.equal(['new']);
+    });
+
+    it("removes a deleted stream's messages with their deliveries and open dead letters, in the retention job", async () => {
+      const doomed = await createStream();
+      const [message] = (await publish(doomed, [{ value: 'doomed' }])).map((m) => m.id) as [string];
+      const db = tk.kernel.database.knex;
+      await db('streams_deliveries').insert({ tenant_id: 'default', message_id: message, workflow: 'doomed', revision: 1, run_id: `run-${message}`, attempt: 1, status: 'dead', error: 'boom', outputs: '[]', at: new Date() });
+      await db('streams_dead_letters').insert({ tenant_id: 'default', workflow: 'doomed', message_id: message, at: new Date() });
+      expect((await tk.request('DELETE', `/streams/${doomed}`)).status).to.equal(204);
+      const deadline = Date.now() + 60_000;
+      while (Date.now() < deadline && (await db('streams_discarded')).length > 0) {
+        tk.kernel.services.jobs.trigger('streams.retention');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(await db('streams_deliveries').where({ tenant_id: 'default', message_id: message })).to.deep.equal([]);
+      expect(await db('streams_dead_letters').where({ tenant_id: 'default', message_id: message })).to.deep.equal([]);
     });
 
     it('keeps consumer offsets per consumer and partition, and shows the lag', async () => {

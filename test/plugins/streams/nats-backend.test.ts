@@ -1,19 +1,7 @@
-import { connect } from 'nats';
 import { movableClock } from '../../support/identity.js';
-import { startKernel, type TestKernel } from '../../support/kernel.js';
-import { jetStreamName } from '../../../plugins/streams/nats-backend.js';
+import { startKernel } from '../../support/kernel.js';
 import { streamConformance } from './conformance.js';
-
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-
-/** Deletes the JetStream streams this kernel made, so test runs do not pile up on the server. */
-async function dropJetStreams(tk: TestKernel): Promise<void> {
-  const streams = (await tk.kernel.database.knex('streams_streams').select('tenant_id', 'uid')) as Array<{ tenant_id: string; uid: string }>;
-  const nc = await connect({ servers: NATS_URL });
-  const jsm = await nc.jetstreamManager();
-  for (const s of streams) await jsm.streams.delete(jetStreamName({ tenantId: s.tenant_id, uid: s.uid })).catch(() => undefined);
-  await nc.drain();
-}
+import { NATS_URL, dropJetStreams } from './nats-support.js';
 
 streamConformance('nats (JetStream)', {
   denseOffsets: false,

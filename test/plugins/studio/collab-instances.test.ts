@@ -23,8 +23,10 @@ const PLUGINS = ['system', 'identity', 'audit', 'studio'];
   });
   after(async () => {
     await Promise.all(clients.map((c) => c.close()));
-    await one?.kernel.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
     await two?.close();
+    // Clean-up, not a check: a job of the kernel still running may hold a lock the drop needs
+    // (PostgreSQL then ends one of them as a deadlock); a schema left behind harms no other test.
+    await one?.kernel.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]).catch(() => undefined);
     await one?.close();
   });
 

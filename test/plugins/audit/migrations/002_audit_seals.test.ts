@@ -9,6 +9,7 @@ import { createAudit } from '../../../../plugins/audit/migrations/001_audit.js';
 import { GENESIS_HASH, canonicalContent, chainHash, type RecordContent } from '../../../../plugins/audit/chain.js';
 import { onPostgres, startKernel } from '../../../support/kernel.js';
 import { PLUGINS, as, headerAuthPlugin } from '../../../kernel/pipeline/helpers.js';
+import { untilSealed } from '../../../support/sealed.js';
 
 /** A record as the first version of the trail wrote it: chained in place, with seq, prev_hash and hash columns. */
 function oldRecord(tenant: string, n: number): RecordContent {
@@ -47,12 +48,12 @@ describe('audit migration 002_audit_seals', () => {
     const k = await startKernel({ plugins: PLUGINS, database }, { plugins: [headerAuthPlugin], schema });
     try {
       const auditor = as('auditor', 'legacy', ['runtime:audit:read']);
-      const migrated = await k.request('GET', '/audit/verify?tenant_id=legacy', { headers: auditor });
+      const migrated = await untilSealed(() => k.request('GET', '/audit/verify?tenant_id=legacy', { headers: auditor }));
       expect(migrated.body).to.include({ valid: true, records: 3, unsealed: 0, first_broken: null });
       expect(migrated.body.head.hash).to.equal(prev);
 
       expect((await k.request('POST', '/notes', { body: { id: 'after', title: 'After the move' }, headers: as('alice', 'legacy') })).status).to.equal(201);
-      const extended = await k.request('GET', '/audit/verify?tenant_id=legacy', { headers: auditor });
+      const extended = await untilSealed(() => k.request('GET', '/audit/verify?tenant_id=legacy', { headers: auditor }));
       expect(extended.body).to.include({ valid: true, records: 4, unsealed: 0 });
       const list = await k.request('GET', '/audit', { headers: auditor });
       expect(list.body.items.map((r: { resource_id: string }) => r.resource_id)).to.deep.equal(['after', 'n3', 'n2', 'n1']);

@@ -4,6 +4,7 @@ import { userInfo } from 'node:os';
 import { fromRoot } from '../../../../kernel/paths.js';
 import { onPostgres, request, startKernel, type TestKernel } from '../../../support/kernel.js';
 import { freshDataDir, killIfRunning, localEnv, spawnProcess, startNode, type RunningServer, type ServerProcess } from '../../../support/process.js';
+import { untilSealed } from '../../../support/sealed.js';
 
 const FIRST_PASSWORD = 'process-test-password-1';
 const ADMIN = { tenant_id: 'default', username: 'admin' };
@@ -105,7 +106,7 @@ describe('admin command reset-password', function () {
       expect(record.fields).to.deep.include({ unlock: true });
       expect(record.detail).to.deep.include({ reason: 'password_changed', sessions_revoked: 1 });
       expect(JSON.stringify(record)).to.not.include(password);
-      const verify = await request(server.url, 'GET', '/audit/verify', { token });
+      const verify = await untilSealed(() => request(server.url, 'GET', '/audit/verify', { token }));
       expect(verify.body).to.deep.include({ valid: true, unsealed: 0 });
     });
 

@@ -1,0 +1,38 @@
+import { bpmnLibraries } from './libraries.js';
+
+/** A definition as engines are built from it, and what decides where its advances may run. */
+export interface EngineContext {
+  /** The engine's serialized form of the definition (see engineContext). */
+  source: unknown;
+  /** No service tasks: advancing writes only what an advance itself writes (the kept-engine guarded path). */
+  sideEffectFree: boolean;
+  /**
+   * No service task, no script task, no scripted condition: the engine needs nothing of the
+   * main thread (no transaction for publishers, no sandbox), so its advances may run in an
+   * engine thread (see engine-pool.ts). The others run on the main thread as they always did.
+   */
+  threadable: boolean;
+}
+
+interface Element {
+  $type: string;
+  conditionExpression?: { language?: string };
+}
+
+/**
+ * Parses the definition once into the engine's serialized form: engines built from it skip
+ * parsing and serializing, and saved states leave it out (recover takes it from here).
+ */
+export async function engineContext(xml: string): Promise<EngineContext> {
+  const { BpmnModdle, Engine } = await bpmnLibraries();
+  const parsed = await new BpmnModdle().fromXML(xml);
+  const elements = Object.values((parsed as unknown as { elementsById: Record<string, Element> }).elementsById ?? {});
+  const sideEffectFree = elements.length > 0 && !elements.some((element) => element.$type === 'bpmn:ServiceTask');
+  const threadable = sideEffectFree && !elements.some((element) => element.$type === 'bpmn:ScriptTask' || Boolean(element.conditionExpression?.language));
+  const engine = new Engine({ name: 'definition', moddleContext: parsed } as never);
+  const [loaded] = (await engine.getDefinitions()) as unknown as Array<{ environment: { options: { source: unknown } } }>;
+  const source = loaded!.environment.options.source as { serialize(): unknown };
+  // getState() would copy the whole definition into every saved state; recover finds it here instead.
+  source.serialize = () => undefined;
+  return { source, sideEffectFree, threadable };
+}

@@ -1,0 +1,23 @@
+import type { Engine } from 'bpmn-engine';
+import type { BpmnModdle } from 'bpmn-moddle';
+
+/** The BPMN libraries: bpmn-engine alone is a hundred modules, none of which a boot needs. */
+export interface BpmnLibraries {
+  Engine: typeof Engine;
+  BpmnModdle: typeof BpmnModdle;
+}
+
+let loading: Promise<BpmnLibraries> | undefined;
+let loaded: BpmnLibraries | undefined;
+
+/** Imports the libraries on first use (the first deploy or instance), once per process. */
+export function bpmnLibraries(): Promise<BpmnLibraries> {
+  loading ??= Promise.all([import('bpmn-engine'), import('bpmn-moddle')]).then(([engine, moddle]) => (loaded = { Engine: engine.Engine, BpmnModdle: moddle.BpmnModdle }));
+  return loading;
+}
+
+/** The libraries, for synchronous code that runs only after bpmnLibraries() resolved. */
+export function loadedBpmnLibraries(): BpmnLibraries {
+  if (!loaded) throw new Error('the BPMN libraries are used before bpmnLibraries() loaded them');
+  return loaded;
+}
