@@ -4,6 +4,7 @@
  * both reach the very same pipeline.
  */
 import type { Knex } from 'knex';
+import type { CombinedWrite } from './db/combined-write.js';
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import type { RouteDecl, Manifest, JsonSchema } from './manifest/types.js';
@@ -103,6 +104,12 @@ export interface Call {
   dryRun: boolean;
   /** Database handle for the handler: the request's transaction when the route writes. */
   db: Knex | Knex.Transaction;
+  /**
+   * Set instead of a transaction when the handler asked for a combined write (see Handler's
+   * `combinedWrite`): its writes go here, `db` is then for reads only, and the kernel sends them
+   * with the call's audit record as one statement after the handler returns.
+   */
+  write?: CombinedWrite;
   /** Resource id the handler acted on, for the audit record; defaults to params.id or body id. */
   resourceId?: string;
   /** Facts steps record for the audit record and the dry-run report. */
@@ -130,6 +137,14 @@ export type Handler = ((call: Call) => Promise<Reply> | Reply) & {
    * a failing transaction, so it must be safe to leave behind. Not run for dry runs.
    */
   beforeTransaction?: (call: Call) => Promise<void>;
+  /**
+   * Optional: true when this call's effect is a few writes that need no reads in between (appends,
+   * say). The handler then gets `call.write` instead of a transaction and adds its writes there;
+   * the kernel commits them with the audit record in one statement. Asked after
+   * `beforeTransaction`, never for dry runs or calls with an idempotency key (their key is claimed
+   * in a transaction).
+   */
+  combinedWrite?: (call: Call) => boolean;
 };
 export type Next = () => Promise<Reply>;
 export type Step = (call: Call, next: Next) => Promise<Reply>;
@@ -221,6 +236,8 @@ export interface AuditEntry {
 export interface AuditSink {
   /** Writes the record using `db`, which is the call's own transaction when it has one. */
   write(db: Knex | Knex.Transaction, entry: AuditEntry): Promise<void>;
+  /** Adds the record to a call's combined write, so it commits with the effect in one statement; without it, such calls run in a transaction. */
+  addTo?(write: CombinedWrite, entry: AuditEntry): void;
 }
 
 export interface Clock {

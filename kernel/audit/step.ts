@@ -6,6 +6,7 @@ import { ConformanceError } from '../manifest/conformance.js';
 import { toApiError } from '../errors.js';
 import { isDatabaseUnreachable } from '../db/errors.js';
 import type { AuditEntry, AuditSink, Call, KernelServices, Reply, StepFactory } from '../types.js';
+import type { CombinedCommit } from '../pipeline/steps/transaction.js';
 
 function sinkOf(kernel: KernelServices): AuditSink | undefined {
   return kernel.audit;
@@ -43,6 +44,20 @@ export async function auditBeforeCommit(trx: Knex.Transaction, call: Call, reply
   await sink.write(trx, auditEntry(call, { reply }, kernel.clock.now()));
   call.notes.audited = true;
 }
+
+/** The record as a part of a call's combined write (one statement with the effect), when the sink can add one. */
+export const auditInCombinedWrite: CombinedCommit = {
+  supported(call, kernel) {
+    const sink = sinkOf(kernel);
+    return !sink || call.route.auditClass === 'none' || sink.addTo !== undefined;
+  },
+  add(write, call, reply, kernel) {
+    const sink = sinkOf(kernel);
+    if (!sink?.addTo || call.route.auditClass === 'none') return;
+    sink.addTo(write, auditEntry(call, { reply }, kernel.clock.now()));
+    write.onCommit(() => (call.notes.audited = true));
+  },
+};
 
 /**
  * Outermost step of every audited (mutating) route, so calls refused by any later step — 401,

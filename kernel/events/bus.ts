@@ -4,7 +4,9 @@ import { Counter, type Registry } from 'prom-client';
 import type { Database } from '../db/connect.js';
 import type { EventHandler, Events, KernelEvent } from './types.js';
 import { openListener, type Listener } from './listener.js';
-import { LAST_ID, currentPosition, dropForeignEvents, insertEvent, parseNotification, readAfter, readByIds, type EventRow, type Position } from './store.js';
+import { notifyEmbedded } from './listen-embedded.js';
+import { afterCommit } from '../db/after-commit.js';
+import { LAST_ID, addEvent, addEventRow, currentPosition, dropForeignEvents, insertEvent, insertEventRow, parseNotification, readAfter, readByIds, type EventRow, type Position } from './store.js';
 
 export interface EventBusOptions {
   database: Database;
@@ -45,6 +47,14 @@ export function channelFor(schema: string): string {
 
 function checkTopic(topic: string): void {
   if (!TOPIC.test(topic)) throw new TypeError(`event topic "${topic}" must match ${TOPIC.source}`);
+}
+
+/** The payload as stored: JSON within the size limit, under a valid topic. */
+function eventJson(topic: string, payload: unknown): string {
+  checkTopic(topic);
+  const json = JSON.stringify(payload ?? null);
+  if (Buffer.byteLength(json) > MAX_PAYLOAD_BYTES) throw new RangeError(`event payload of "${topic}" is over ${MAX_PAYLOAD_BYTES} bytes`);
+  return json;
 }
 
 /**
@@ -200,12 +210,25 @@ export function createEventBus(options: EventBusOptions): EventBus {
 
   return {
     async publish(topic, payload, publishOptions = {}) {
-      checkTopic(topic);
-      const json = JSON.stringify(payload ?? null);
-      if (Buffer.byteLength(json) > MAX_PAYLOAD_BYTES) throw new RangeError(`event payload of "${topic}" is over ${MAX_PAYLOAD_BYTES} bytes`);
-      const id = await insertEvent(publishOptions.db ?? db, await channelName(), topic, json);
+      const json = eventJson(topic, payload);
+      const target = publishOptions.db ?? db;
+      const name = await channelName();
+      if (database.kind !== 'embedded') {
+        const id = await insertEvent(target, name, topic, json);
+        published.inc();
+        return id;
+      }
+      const { id, row } = await insertEventRow(target, topic, json);
       published.inc();
+      afterCommit(target, () => notifyEmbedded(db, name, row));
       return id;
+    },
+    async publishIn(write, topic, payload) {
+      const json = eventJson(topic, payload);
+      const name = await channelName();
+      if (database.kind === 'embedded') addEventRow(write, topic, json, (row) => notifyEmbedded(db, name, row));
+      else addEvent(write, name, topic, json);
+      write.onCommit(() => published.inc());
     },
     subscribe(topic, handler) {
       checkTopic(topic);

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Migration } from '../types.js';
+import type { CombinedWrite } from '../db/combined-write.js';
 
 export const EVENTS = 'kernel_events';
 
@@ -61,6 +62,17 @@ const HORIZON = 'pg_snapshot_xmin(pg_current_snapshot())::text::bigint';
  */
 const INLINE_NOTIFY_BYTES = 7900;
 
+/** The event's insert, returning the row its notification is made of. */
+const INSERT_EVENT = `INSERT INTO ${EVENTS} (topic, payload) VALUES (?, ?::jsonb) RETURNING id, xact, topic, payload, created_at`;
+
+/** An inserted event (`e`) as a notification carries it. */
+const ROW_TEXT = `json_build_object('id', e.id, 'xact', e.xact, 'topic', e.topic, 'payload', e.payload, 'created_at', e.created_at)::text`;
+
+/** Notifies `channel` (the one binding) of each row of `inserted`, the rows INSERT_EVENT returned. */
+function notifySelect(inserted: string): string {
+  return `SELECT e.id, pg_notify(?, CASE WHEN octet_length(${ROW_TEXT}) <= ${INLINE_NOTIFY_BYTES} THEN ${ROW_TEXT} ELSE e.id::text END) FROM ${inserted} AS e`;
+}
+
 /**
  * Inserts the event and notifies `channel`, in one statement of the caller's transaction;
  * PostgreSQL sends the notification only when that transaction commits. A small event's
@@ -68,13 +80,30 @@ const INLINE_NOTIFY_BYTES = 7900;
  * (one statement fewer per event on every instance); a larger one's carries only its id.
  */
 export async function insertEvent(db: Knex | Knex.Transaction, channel: string, topic: string, payload: string): Promise<string> {
-  const result = await db.raw(
-    `WITH e AS (INSERT INTO ${EVENTS} (topic, payload) VALUES (?, ?::jsonb) RETURNING id, xact, topic, payload, created_at),
-          n AS (SELECT e.id, json_build_object('id', e.id, 'xact', e.xact, 'topic', e.topic, 'payload', e.payload, 'created_at', e.created_at)::text AS row FROM e)
-     SELECT n.id, pg_notify(?, CASE WHEN octet_length(n.row) <= ${INLINE_NOTIFY_BYTES} THEN n.row ELSE n.id::text END) FROM n`,
-    [topic, payload, channel],
-  );
+  const result = await db.raw(`WITH inserted AS (${INSERT_EVENT}) ${notifySelect('inserted')}`, [topic, payload, channel]);
   return String((result.rows as Array<{ id: string | number }>)[0]?.id);
+}
+
+/**
+ * Inserts the event without a NOTIFY (the embedded database: the caller tells its listeners once
+ * the transaction commits); answers the id and the row as a notification carries it.
+ */
+export async function insertEventRow(db: Knex | Knex.Transaction, topic: string, payload: string): Promise<{ id: string; row: string }> {
+  const result = await db.raw(`WITH inserted AS (${INSERT_EVENT}) SELECT e.id, ${ROW_TEXT} AS row FROM inserted AS e`, [topic, payload]);
+  const inserted = (result.rows as Array<{ id: string | number; row: string }>)[0];
+  return { id: String(inserted?.id), row: String(inserted?.row) };
+}
+
+/** The insert and its notification as parts of a combined write (they commit with the call's other writes). */
+export function addEvent(write: CombinedWrite, channel: string, topic: string, payload: string): void {
+  const inserted = write.add('kernel_event', INSERT_EVENT, [topic, payload]);
+  write.add('kernel_event_notify', notifySelect(inserted), [channel], { read: true });
+}
+
+/** The insert as a part of a combined write, without a NOTIFY: `committed` gets the row as a notification carries it. */
+export function addEventRow(write: CombinedWrite, topic: string, payload: string, committed: (row: string) => void): void {
+  const inserted = write.add('kernel_event', INSERT_EVENT, [topic, payload]);
+  write.add('kernel_event_row', `SELECT ${ROW_TEXT} AS row FROM ${inserted} AS e`, [], { committedRows: (rows) => rows.forEach((r) => committed(String(r.row))) });
 }
 
 /** What a notification says: the whole event (a small one), or the id of one to read. */

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { CombinedWrite } from '../db/combined-write.js';
 
 export interface KernelEvent {
   /** Increasing in publish order within a transaction; unique. */
@@ -26,6 +27,8 @@ export interface Events {
    * connection the transaction holds, publishing outside it would wait for it forever).
    */
   publish(topic: string, payload: unknown, options?: { db?: Knex | Knex.Transaction }): Promise<string>;
+  /** Adds the event to a call's combined write: it is published when that statement commits, and never otherwise. */
+  publishIn(write: CombinedWrite, topic: string, payload: unknown): Promise<void>;
   /** Calls `handler` for each event of `topic`, one at a time in order; returns the unsubscribe function. */
   subscribe(topic: string, handler: EventHandler): () => void;
 }

@@ -1,7 +1,7 @@
 import type { StepFactory, StepSlot } from '../types.js';
 import type { SchemaCompiler } from '../manifest/validators.js';
 import { dryRunStep } from './steps/dry-run.js';
-import { auditBeforeCommit, auditStep } from '../audit/step.js';
+import { auditBeforeCommit, auditInCombinedWrite, auditStep } from '../audit/step.js';
 import { authenticateStep } from './steps/authenticate.js';
 import { inputGuardStep } from './steps/input-guard.js';
 import { tenancyStep } from './steps/tenancy.js';
@@ -41,7 +41,7 @@ export function pipelineFactories(compiler: SchemaCompiler, extra: Partial<Recor
     authorizeStep,
     ...(extra.authorize ?? []),
     validateStep(compiler),
-    transactionStep(auditBeforeCommit),
+    transactionStep([auditBeforeCommit], [auditInCombinedWrite]),
     idempotencyStep,
     pagingStep,
   ];

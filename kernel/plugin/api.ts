@@ -184,4 +184,5 @@ export { CommandError } from '../admin/command-error.js';
 export { MAX_DEPTH, unstorableText } from '../input/hostile.js';
 export type { JobContext, JobOutcome, JobSpec, Jobs, Lease, Leases } from '../jobs/types.js';
 export type { Events } from '../events/types.js';
+export type { CombinedWrite, PartOptions } from '../db/combined-write.js';
 export type { Sandbox, SandboxError, SandboxInput, SandboxJob, SandboxLimit, SandboxLimits, SandboxResult } from '../../sandbox/types.js';

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { CombinedWrite } from '../../kernel/plugin/api.js';
 
 /**
  * Where a stream's messages live. Two backends implement it (postgres, nats) and one conformance
@@ -64,6 +65,8 @@ export interface AppendOptions {
   dedupKey?: string;
   /** What `publishAhead` answered for these messages: `append` only records them. */
   published?: readonly Appended[];
+  /** The call's combined write: records go there (with `published`), committing with the call's audit record in one statement. */
+  write?: CombinedWrite;
 }
 
 /** A position in a stream: read messages after it, in (partition, offset) order. */

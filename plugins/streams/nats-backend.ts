@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { connect, headers as natsHeaders, nanos, AckPolicy, DeliverPolicy, DiscardPolicy, RetentionPolicy, StorageType, type JetStreamClient, type JetStreamManager, type MsgHdrs, type NatsConnection } from 'nats';
 import { ApiError } from '../../kernel/errors.js';
+import type { CombinedWrite } from '../../kernel/plugin/api.js';
 import type { Appended, NewMessage, StoredMessage, StreamBackend, StreamRef } from './backend.js';
 import { jetStreamPublisher, type Stored } from './jetstream-publisher.js';
 import { messageFilter } from './message-query.js';
@@ -107,6 +108,27 @@ interface RunRow {
   offsets: Array<string | number | null>;
 }
 
+const INSERT_RUN = `INSERT INTO streams_message_runs (tenant_id, last_id, first_id, stream_uid, stream, published_at, first_offset, last_offset, partitions, offsets)
+  SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?::integer[], ?::bigint[] WHERE EXISTS (SELECT 1 FROM streams_streams s WHERE s.tenant_id = ? AND s.uid = ?)`;
+
+const INSERT_REPLAYS = 'INSERT INTO streams_message_replays (tenant_id, replay_of, id) SELECT ?, r.replay_of, r.id FROM unnest(?::text[], ?::text[]) AS r(replay_of, id)';
+
+/** The index's statements for published messages: a run row per run of consecutive ids, then the replay rows (if any). */
+function indexStatements(stream: StreamRef, messages: readonly NewMessage[], appended: readonly Appended[], now: Date): { runs: Knex.RawBinding[][]; replays?: Knex.RawBinding[] } {
+  const runs = runsOf(messages.map((m) => m.id)).map(([start, end]) => {
+    const offsets = appended.slice(start, end).map((a) => a.offset);
+    return [
+      stream.tenantId, (messages[end - 1] as NewMessage).id, (messages[start] as NewMessage).id, stream.uid, stream.id, now, Math.min(...offsets), Math.max(...offsets),
+      messages.slice(start, end).map((m) => m.partition), offsets, stream.tenantId, stream.uid,
+    ] as Knex.RawBinding[];
+  });
+  const replays = messages.filter((m) => m.replayOf !== null);
+  if (replays.length === 0) return { runs };
+  return { runs, replays: [stream.tenantId, replays.map((m) => m.replayOf), replays.map((m) => m.id)] as Knex.RawBinding[] };
+}
+
+const streamGone = (stream: StreamRef) => new ApiError('not_found', `No stream "${stream.id}".`);
+
 /**
  * Indexes published messages: one `streams_message_runs` row per run of consecutive ids (a batch
  * publish is one), plus a row per replay. Only while the stream lives (the caller may have left
@@ -114,26 +136,22 @@ interface RunRow {
  */
 async function indexRuns(db: Db, stream: StreamRef, messages: readonly NewMessage[], appended: readonly Appended[], now: Date): Promise<void> {
   if (messages.length === 0) return;
+  const { runs, replays } = indexStatements(stream, messages, appended, now);
   let written = 0;
-  for (const [start, end] of runsOf(messages.map((m) => m.id))) {
-    const offsets = appended.slice(start, end).map((a) => a.offset);
-    const inserted = (await db.raw(
-      `INSERT INTO streams_message_runs (tenant_id, last_id, first_id, stream_uid, stream, published_at, first_offset, last_offset, partitions, offsets)
-       SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?::integer[], ?::bigint[] WHERE EXISTS (SELECT 1 FROM streams_streams s WHERE s.tenant_id = ? AND s.uid = ?)`,
-      [
-        stream.tenantId, (messages[end - 1] as NewMessage).id, (messages[start] as NewMessage).id, stream.uid, stream.id, now, Math.min(...offsets), Math.max(...offsets),
-        messages.slice(start, end).map((m) => m.partition), offsets, stream.tenantId, stream.uid,
-      ] as Knex.RawBinding[],
-    )) as { rowCount?: number; affectedRows?: number };
+  for (const bindings of runs) {
+    const inserted = (await db.raw(INSERT_RUN, bindings)) as { rowCount?: number; affectedRows?: number };
     written += inserted.rowCount ?? inserted.affectedRows ?? 0;
-    if (written === 0) throw new ApiError('not_found', `No stream "${stream.id}".`);
+    if (written === 0) throw streamGone(stream);
   }
-  const replays = messages.filter((m) => m.replayOf !== null);
-  if (replays.length > 0) {
-    await db.raw('INSERT INTO streams_message_replays (tenant_id, replay_of, id) SELECT ?, r.replay_of, r.id FROM unnest(?::text[], ?::text[]) AS r(replay_of, id)', [
-      stream.tenantId, replays.map((m) => m.replayOf), replays.map((m) => m.id),
-    ] as Knex.RawBinding[]);
-  }
+  if (replays) await db.raw(INSERT_REPLAYS, replays);
+}
+
+/** The same rows as parts of the call's combined write: the first run is required, so a stream deleted meanwhile writes nothing and answers 404. */
+function addIndexRuns(write: CombinedWrite, stream: StreamRef, messages: readonly NewMessage[], appended: readonly Appended[], now: Date): void {
+  if (messages.length === 0) return;
+  const { runs, replays } = indexStatements(stream, messages, appended, now);
+  runs.forEach((bindings, i) => write.add('streams_message_runs', `${INSERT_RUN} RETURNING 1`, bindings, i === 0 ? { required: streamGone(stream) } : {}));
+  if (replays) write.add('streams_message_replays', INSERT_REPLAYS, replays);
 }
 
 /**
@@ -345,7 +363,8 @@ export function natsBackend(url: string): StreamBackend {
       const appended = options.published ? [...options.published] : await publish(stream, messages, now, options.dedupKey);
       // Indexed under the ids the stored messages carry (a retried publish's may be an earlier attempt's).
       const indexed = messages.map((m, i) => (m.id === (appended[i] as Appended).id ? m : { ...m, id: (appended[i] as Appended).id }));
-      await indexRuns(db, stream, indexed, appended, now);
+      if (options.write) addIndexRuns(options.write, stream, indexed, appended, now);
+      else await indexRuns(db, stream, indexed, appended, now);
       return appended;
     },
 

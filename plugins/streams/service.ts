@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../../kernel/errors.js';
 import type { Clock } from '../../kernel/types.js';
-import type { Events, Extensions } from '../../kernel/plugin/api.js';
+import type { CombinedWrite, Events, Extensions } from '../../kernel/plugin/api.js';
 import type { Appended, NewMessage, StoredMessage, StreamBackend, StreamRef } from './backend.js';
 import { streamCodecs, type StreamCodec } from './contract.js';
 import { batchFingerprint, dedupKeyOf, type Limits } from './encode.js';
@@ -101,7 +101,7 @@ export class StreamsService {
     db: Knex.Transaction,
     stream: StreamRef,
     messages: readonly NewMessage[],
-    options: { dryRun: boolean; idempotencyKey?: string | undefined; ahead?: { at: Date; published: readonly Appended[] } },
+    options: { dryRun: boolean; idempotencyKey?: string | undefined; ahead?: { at: Date; published: readonly Appended[] }; write?: CombinedWrite },
   ): Promise<{ appended: Appended[]; replayed: boolean }> {
     const now = options.ahead?.at ?? this.clock.now();
     const idempotencyKey = options.idempotencyKey;
@@ -118,12 +118,18 @@ export class StreamsService {
       dryRun: options.dryRun,
       ...(idempotencyKey !== undefined && fingerprint !== undefined ? { dedupKey: dedupKeyOf(idempotencyKey, fingerprint) } : {}),
       ...(options.ahead ? { published: options.ahead.published } : {}),
+      ...(options.write ? { write: options.write } : {}),
     });
     if (idempotencyKey !== undefined && fingerprint !== undefined) await new PublishStore(db).save(stream, idempotencyKey, fingerprint, appended, now);
     // A replay supersedes its original's dead letters (every workflow's), in the same transaction.
     const replayed = [...new Set(messages.flatMap((m) => (m.replayOf ? [m.replayOf] : [])))];
-    if (!options.dryRun && replayed.length > 0) await db('streams_dead_letters').where({ tenant_id: stream.tenantId }).whereIn('message_id', replayed).delete();
     const event: AppendedEvent = { tenant_id: stream.tenantId, stream_uid: stream.uid, partitions: [...new Set(appended.map((a) => a.partition))] };
+    if (options.write) {
+      if (replayed.length > 0) options.write.add('streams_dead_letters', 'DELETE FROM streams_dead_letters WHERE tenant_id = ? AND message_id = ANY(?::text[])', [stream.tenantId, replayed]);
+      await this.events.publishIn(options.write, APPENDED_TOPIC, event);
+      return { appended, replayed: false };
+    }
+    if (!options.dryRun && replayed.length > 0) await db('streams_dead_letters').where({ tenant_id: stream.tenantId }).whereIn('message_id', replayed).delete();
     await this.events.publish(APPENDED_TOPIC, event, { db });
     return { appended, replayed: false };
   }

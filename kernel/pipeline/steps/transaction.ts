@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import type { Call, KernelServices, Reply, StepFactory } from '../../types.js';
+import { CombinedWrite } from '../../db/combined-write.js';
+import { idempotencyKeyOf } from '../../idempotency/key.js';
 
 /** Thrown inside the transaction to roll it back while keeping the reply (dry runs). */
 class RollbackWith extends Error {
@@ -12,12 +14,21 @@ class RollbackWith extends Error {
 export type BeforeCommit = (trx: Knex.Transaction, call: Call, reply: Reply, kernel: KernelServices) => Promise<void>;
 
 /**
+ * The same work for a call whose writes are combined into one statement: it adds its own part,
+ * or says (before the handler runs) that it cannot, and the call then runs in a transaction.
+ */
+export interface CombinedCommit {
+  supported(call: Call, kernel: KernelServices): boolean;
+  add(write: CombinedWrite, call: Call, reply: Reply, kernel: KernelServices): void;
+}
+
+/**
  * A mutating route's handler runs inside one database transaction; whatever must commit with
  * the effect (its audit record) is written by the `beforeCommit` hooks in the same transaction.
  * A dry run executes everything and then rolls back, skipping the hooks. The handler's
  * `beforeTransaction` work, when it has some, runs first, outside the transaction.
  */
-export function transactionStep(...beforeCommit: BeforeCommit[]): StepFactory {
+export function transactionStep(beforeCommit: BeforeCommit[] = [], combinedCommit: CombinedCommit[] = []): StepFactory {
   return (route, kernel, handler) => {
     // A route that changes nothing itself and records no audit needs no write transaction. The
     // MCP transport is one: it dispatches each tool call into that tool's own pipeline and
@@ -29,8 +40,28 @@ export function transactionStep(...beforeCommit: BeforeCommit[]): StepFactory {
     // record after it, as it does for every call that did not commit one.
     if (route.decl.transaction === false) return null;
     const before = handler?.beforeTransaction;
+    const combines = handler?.combinedWrite;
+    /** One statement for the handler's writes and the hooks' parts, when all of them can (see CombinedWrite). */
+    async function combined(call: Call, next: () => Promise<Reply>): Promise<Reply> {
+      const write = new CombinedWrite();
+      call.write = write;
+      try {
+        const reply = await next();
+        for (const hook of combinedCommit) hook.add(write, call, reply, kernel);
+        await write.commit(kernel.db);
+        return reply;
+      } catch (err) {
+        call.notes.audited = false;
+        throw err;
+      } finally {
+        delete call.write;
+      }
+    }
     return async (call, next) => {
       if (before && !call.dryRun) await before(call);
+      if (combines && !call.dryRun && idempotencyKeyOf(call) === undefined && combinedCommit.every((hook) => hook.supported(call, kernel)) && combines(call)) {
+        return combined(call, next);
+      }
       try {
         return await kernel.db.transaction(async (trx) => {
           call.db = trx;

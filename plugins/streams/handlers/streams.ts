@@ -64,7 +64,12 @@ export function streamHandlers(service: StreamsService): Record<string, Handler>
       } else publish ??= await encode(call);
       const { record, messages, key, ahead } = publish;
       if (key !== undefined) call.idempotencyKey = key;
-      const { appended, replayed } = await service.publish(call.db as Knex.Transaction, record.ref, messages, { dryRun: call.dryRun, idempotencyKey: key, ...(ahead ? { ahead } : {}) });
+      const { appended, replayed } = await service.publish(call.db as Knex.Transaction, record.ref, messages, {
+        dryRun: call.dryRun,
+        idempotencyKey: key,
+        ...(ahead ? { ahead } : {}),
+        ...(call.write ? { write: call.write } : {}),
+      });
       call.notes.auditDetail = { ...(call.notes.auditDetail ?? {}), messages: appended.length, replayed };
       return { status: 201, body: { messages: appended }, ...(replayed ? { headers: { 'Idempotent-Replayed': 'true' } } : {}) };
     },
@@ -86,6 +91,11 @@ export function streamHandlers(service: StreamsService): Record<string, Handler>
         }
         prepared.set(call, publish);
       },
+      /**
+       * Published ahead, a publish only indexes its messages and announces them: appends the
+       * kernel sends with the audit record as one statement (no transaction held across awaits).
+       */
+      combinedWrite: (call: Call) => prepared.get(call)?.ahead !== undefined,
     },
   );
 

@@ -43,7 +43,7 @@ describe('events within one kernel', function () {
     for (const s of [first, second, other]) s.stop();
   });
 
-  it('carries a small event whole in its notification (no read back), and a large one by id (read back), both delivered alike', async () => {
+  it('carries a small event whole in its notification (no read back), and a large one by id (read back) on a server — whole on the embedded database — both delivered alike', async () => {
     const box = inbox(events(), 'test.sizes');
     const readBacks: string[] = [];
     const spy = (query: { sql: string }) => {
@@ -57,7 +57,9 @@ describe('events within one kernel', function () {
       const large = { text: 'x'.repeat(20_000) };
       await events().publish('test.sizes', large);
       expect(await waitFor(async () => box.got.length === 2, 10_000)).to.equal(true);
-      expect(readBacks.length, 'the large event was read back').to.be.greaterThan(0);
+      // The embedded database's notification is a call within this process: no size limit, nothing read back.
+      if (onPostgres) expect(readBacks.length, 'the large event was read back').to.be.greaterThan(0);
+      else expect(readBacks, 'the large event was not read back').to.deep.equal([]);
     } finally {
       db().off('query', spy);
       box.stop();
@@ -69,6 +71,26 @@ describe('events within one kernel', function () {
       expect(event.publishedAt).to.be.instanceOf(Date);
       expect(Math.abs(Date.now() - event.publishedAt.getTime())).to.be.below(60_000);
     }
+  });
+
+  it('publishes inside a savepoint: nothing when the savepoint rolls back, the event once the outermost transaction commits', async () => {
+    const box = inbox(events(), 'test.savepoint');
+    await db().transaction(async (trx) => {
+      await trx
+        .transaction(async (inner) => {
+          await events().publish('test.savepoint', { kept: false }, { db: inner });
+          throw new Error('roll back the savepoint');
+        })
+        .catch(() => undefined);
+      await trx.transaction((inner) => events().publish('test.savepoint', { kept: true }, { db: inner }));
+      // Released, not committed: nothing may be delivered yet.
+      await sleep(300);
+      expect(box.got, 'delivered before the outer commit').to.deep.equal([]);
+    });
+    expect(await waitFor(async () => box.got.length >= 1, 10_000)).to.equal(true);
+    await sleep(300);
+    box.stop();
+    expect(box.got.map((e) => e.payload)).to.deep.equal([{ kept: true }]);
   });
 
   it('publishes with the caller\'s transaction: nothing when it rolls back, the event once it commits', async () => {
@@ -151,6 +173,42 @@ describe('events within one kernel', function () {
     const count = async (topic: string) => Number((await db()('kernel_events').where({ topic }).count<Array<{ count: string }>>('* as count'))[0]?.count);
     expect(await waitFor(async () => (await count('test.old')) === 0, 10_000)).to.equal(true);
     expect(await count('test.young')).to.equal(1);
+  });
+});
+
+describe('events on the embedded database', function () {
+  this.timeout(60_000);
+  let k: TestKernel;
+  before(async function () {
+    if (onPostgres) return this.skip();
+    // The poll comes once at start and then a minute later: what arrives sooner came by its notification.
+    k = await startKernel({ ...BARE, events: { poll_ms: 60_000, retention_seconds: 3600 } });
+  });
+  after(() => k?.close());
+
+  it('sends no NOTIFY or LISTEN (its listeners are in this process) and still delivers each committed event by its notification', async () => {
+    const events = k.kernel.services.events;
+    const db = k.kernel.database.knex;
+    const box = inbox(events, 'test.local');
+    const statements: string[] = [];
+    const spy = (query: { sql: string }) => statements.push(query.sql);
+    db.on('query', spy);
+    try {
+      await events.publish('test.local', { n: 1 });
+      await db.transaction((trx) => events.publish('test.local', { n: 2 }, { db: trx }));
+      await db.transaction(async (trx) => {
+        await events.publish('test.local', { n: 3 }, { db: trx });
+        throw new Error('roll back');
+      }).catch(() => undefined);
+      expect(await waitFor(async () => box.got.length === 2, 10_000)).to.equal(true);
+      await sleep(200);
+    } finally {
+      db.off('query', spy);
+      box.stop();
+    }
+    expect(box.got.map((e) => e.payload)).to.deep.equal([{ n: 1 }, { n: 2 }]);
+    expect(await counter(k.kernel.services.metrics, 'kernel_events_received_total', { path: 'notify' })).to.equal(2);
+    expect(statements.filter((sql) => /pg_notify|NOTIFY|LISTEN/i.test(sql))).to.deep.equal([]);
   });
 });
 
