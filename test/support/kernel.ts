@@ -5,6 +5,7 @@ import { loadConfig, deepMerge } from '../../kernel/config/load.js';
 import { createKernel, type Kernel } from '../../kernel/boot.js';
 import type { KernelServices, PluginDefinition } from '../../kernel/types.js';
 import { dropConsoleRoles } from '../../plugins/sql/roles.js';
+import knexFactory from 'knex';
 
 export interface HttpResult {
   status: number;
@@ -93,4 +94,21 @@ export async function startKernel(
       await kernel.close();
     },
   };
+}
+
+/**
+ * Closes kernels that share a schema the test named (`startKernel(…, { schema })`), the last
+ * started first, then drops the schema over a connection of its own. Never the other way round: a
+ * DROP … CASCADE while a kernel still runs waits for its jobs' locks and can end as a deadlock.
+ */
+export async function closeSharingSchema(schema: string, ...kernels: ReadonlyArray<TestKernel | undefined>): Promise<void> {
+  for (const kernel of [...kernels].reverse()) await kernel?.close();
+  if (!onPostgres) return;
+  const db = knexFactory({ client: 'pg', connection: process.env.DATABASE_URL as string, pool: { min: 0, max: 1 } });
+  try {
+    await dropConsoleRoles(db, schema).catch(() => undefined);
+    await db.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
+  } finally {
+    await db.destroy();
+  }
 }

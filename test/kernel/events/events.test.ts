@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { channelFor } from '../../../kernel/events/bus.js';
 import { listenerName } from '../../../kernel/events/listen-postgres.js';
 import type { Events, KernelEvent } from '../../../kernel/events/types.js';
-import { onPostgres, startKernel, type TestKernel } from '../../support/kernel.js';
+import { closeSharingSchema, onPostgres, startKernel, type TestKernel } from '../../support/kernel.js';
 import { waitFor } from '../../support/relay.js';
 import { counter, sleep } from '../jobs/helpers.js';
 
@@ -231,10 +231,8 @@ describe('events across two kernels on one database', function () {
     elsewhere = await startKernel(config);
   });
   after(async () => {
-    await one?.kernel.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
     await elsewhere?.close();
-    await two?.close();
-    await one?.close();
+    await closeSharingSchema(schema, one, two);
   });
 
   it('delivers an event published on one kernel to the subscribers of the other, through its notification', async () => {

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { expect } from 'chai';
 import type { Jobs } from '../../../kernel/jobs/types.js';
 import type { PluginDefinition } from '../../../kernel/types.js';
-import { onPostgres, startKernel, type TestKernel } from '../../support/kernel.js';
+import { closeSharingSchema, onPostgres, startKernel, type TestKernel } from '../../support/kernel.js';
 import { relayToDatabase, waitFor, type CuttableRelay } from '../../support/relay.js';
 import { counter, overlaps, recorder, sleep } from './helpers.js';
 
@@ -43,9 +43,7 @@ describe('a job on two kernels sharing one database', function () {
   });
   after(async () => {
     await relay?.open();
-    await two?.kernel.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
-    await two?.close();
-    await one?.close();
+    await closeSharingSchema(schema, one, two);
     await relay?.cut();
   });
 

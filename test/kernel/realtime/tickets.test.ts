@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { createTicketStore, TICKETS_TABLE } from '../../../kernel/realtime/tickets.js';
-import { onPostgres, startKernel, type TestKernel } from '../../support/kernel.js';
+import { closeSharingSchema, onPostgres, startKernel, type TestKernel } from '../../support/kernel.js';
 import { bootstrapCredentials, login, loginAdmin } from '../../support/identity.js';
 import { closed, mintTicket, mustOpen, mustRefuse } from '../../support/realtime.js';
 
@@ -59,9 +59,7 @@ describe('WebSocket tickets', function () {
     two = await startKernel({ plugins: PLUGINS }, { schema });
   });
   after(async () => {
-    await one?.kernel.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
-    await two?.close();
-    await one?.close();
+    await closeSharingSchema(schema, one, two);
   });
 
   it('a ticket minted on one instance opens a socket on the other, once', async () => {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { onPostgres, startKernel, type TestKernel } from '../../support/kernel.js';
+import { closeSharingSchema, onPostgres, startKernel, type TestKernel } from '../../support/kernel.js';
 import { connectMcp, postMcp } from './mcp-client.js';
 
 const FIXTURE = { module: 'test/fixtures/third-party-plugin' };
@@ -296,9 +296,7 @@ describe('MCP behind a load balancer', () => {
     b = await startKernel({ plugins: ['system', 'components', 'agent'], auth: { mode: 'none' } }, { schema });
   });
   after(async () => {
-    if (onPostgres) await a.kernel.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
-    await b.close();
-    await a.close();
+    await closeSharingSchema(schema, a, b);
   });
 
   it('lets any instance answer any message: no session to stick to', async () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { onPostgres, startKernel, type TestKernel } from '../../support/kernel.js';
+import { closeSharingSchema, onPostgres, startKernel, type TestKernel } from '../../support/kernel.js';
 import { within } from '../../support/process.js';
 import { deploy, openTask, simpleUserTaskXml, startInstance, timerXml } from './fixtures.js';
 
@@ -17,9 +17,7 @@ describe('bpmn: two kernels on one database', function () {
     b = await startKernel(overrides, { schema });
   });
   after(async () => {
-    if (a) await a.kernel.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]).catch(() => undefined);
-    await b?.close();
-    await a?.close();
+    await closeSharingSchema(schema, a, b);
   });
 
   it('fires each due timer once', async () => {

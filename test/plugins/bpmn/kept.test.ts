@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { onPostgres, startKernel, type TestKernel } from '../../support/kernel.js';
+import { closeSharingSchema, onPostgres, startKernel, type TestKernel } from '../../support/kernel.js';
 import { deploy, openTask, simpleUserTaskXml, startInstance } from './fixtures.js';
 
 /** Two user tasks on parallel branches, joined before the end: completing one leaves the other open. */
@@ -126,9 +126,7 @@ describe('bpmn: completing a task with a kept engine', function () {
       b = await startKernel(overrides, { schema });
     });
     after(async () => {
-      if (a) await a.kernel.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]).catch(() => undefined);
-      await b?.close();
-      await a?.close();
+      await closeSharingSchema(schema, a, b);
     });
 
     it('does not let a stale kept engine undo the other kernel\'s completion', async () => {

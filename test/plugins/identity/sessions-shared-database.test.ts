@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { onPostgres, startKernel, type TestKernel } from '../../support/kernel.js';
+import { closeSharingSchema, onPostgres, startKernel, type TestKernel } from '../../support/kernel.js';
 import { bootstrapCredentials, login } from '../../support/identity.js';
 
 const PLUGINS = ['system', 'identity', 'audit', 'components'];
@@ -16,9 +16,7 @@ const PLUGINS = ['system', 'identity', 'audit', 'components'];
     two = await startKernel({ plugins: PLUGINS }, { schema });
   });
   after(async () => {
-    await one?.kernel.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
-    await two?.close();
-    await one?.close();
+    await closeSharingSchema(schema, one, two);
   });
 
   it('boots the second instance on the first one\'s bootstrap without creating a second admin', async () => {

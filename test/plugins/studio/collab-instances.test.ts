@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { onPostgres, startKernel, type TestKernel } from '../../support/kernel.js';
+import { closeSharingSchema, onPostgres, startKernel, type TestKernel } from '../../support/kernel.js';
 import { loginAdmin } from '../../support/identity.js';
 import { studioTicket, waitUntil, YClient } from './yjs-client.js';
 
@@ -23,11 +23,7 @@ const PLUGINS = ['system', 'identity', 'audit', 'studio'];
   });
   after(async () => {
     await Promise.all(clients.map((c) => c.close()));
-    await two?.close();
-    // Clean-up, not a check: a job of the kernel still running may hold a lock the drop needs
-    // (PostgreSQL then ends one of them as a deadlock); a schema left behind harms no other test.
-    await one?.kernel.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]).catch(() => undefined);
-    await one?.close();
+    await closeSharingSchema(schema, one, two);
   });
 
   async function join(tk: TestKernel, id: string): Promise<YClient> {
