@@ -1,7 +1,8 @@
 import type { TestKernel } from '../../support/kernel.js';
 
 /** BPMN definitions the tests deploy, one per supported element (and their combinations). */
-const wrap = (body: string, extra = ''): string => `<?xml version="1.0" encoding="UTF-8"?>
+/** BPMN definitions around `body` (processes), with `extra` (messages, signals, errors) before them. */
+export const wrap = (body: string, extra = ''): string => `<?xml version="1.0" encoding="UTF-8"?>
 <definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:rt="urn:runtime" id="defs" targetNamespace="urn:test">
 ${extra}
 ${body}

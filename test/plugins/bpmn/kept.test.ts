@@ -1,12 +1,10 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { closeSharingSchema, onPostgres, startKernel, type TestKernel } from '../../support/kernel.js';
-import { deploy, openTask, simpleUserTaskXml, startInstance } from './fixtures.js';
+import { deploy, openTask, simpleUserTaskXml, startInstance, wrap } from './fixtures.js';
 
 /** Two user tasks on parallel branches, joined before the end: completing one leaves the other open. */
-const twoTasksXml = (processId: string): string => `<?xml version="1.0" encoding="UTF-8"?>
-<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" id="defs" targetNamespace="urn:test">
-<process id="${processId}" isExecutable="true">
+const twoTasksXml = (processId: string): string => wrap(`<process id="${processId}" isExecutable="true">
   <startEvent id="start"/>
   <sequenceFlow id="f1" sourceRef="start" targetRef="fork"/>
   <parallelGateway id="fork"/>
@@ -19,8 +17,7 @@ const twoTasksXml = (processId: string): string => `<?xml version="1.0" encoding
   <parallelGateway id="join"/>
   <sequenceFlow id="f6" sourceRef="join" targetRef="end"/>
   <endEvent id="end"/>
-</process>
-</definitions>`;
+</process>`);
 
 /**
  * A kernel completes a task with the engine it kept from the instance's last advance, in one

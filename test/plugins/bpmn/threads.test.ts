@@ -1,12 +1,10 @@
 import { expect } from 'chai';
 import { startKernel, type TestKernel } from '../../support/kernel.js';
 import { EnginePool } from '../../../plugins/bpmn/engine-pool.js';
-import { deploy, loopXml, openTask, simpleUserTaskXml, startInstance } from './fixtures.js';
+import { deploy, loopXml, openTask, simpleUserTaskXml, startInstance, wrap } from './fixtures.js';
 
 /** A user task, then a loop without a wait state: completing the task keeps the engine busy until max_steps stops it. */
-const taskThenLoopXml = (processId: string): string => `<?xml version="1.0" encoding="UTF-8"?>
-<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" id="defs" targetNamespace="urn:test">
-<process id="${processId}" isExecutable="true">
+const taskThenLoopXml = (processId: string): string => wrap(`<process id="${processId}" isExecutable="true">
   <startEvent id="start"/>
   <sequenceFlow id="f0" sourceRef="start" targetRef="task"/>
   <userTask id="task"/>
@@ -15,8 +13,7 @@ const taskThenLoopXml = (processId: string): string => `<?xml version="1.0" enco
   <sequenceFlow id="f2" sourceRef="a" targetRef="b"/>
   <exclusiveGateway id="b"/>
   <sequenceFlow id="f3" sourceRef="b" targetRef="a"/>
-</process>
-</definitions>`;
+</process>`);
 
 /** Resolves once the pool's thread `index` has a request in flight. */
 async function busy(pool: EnginePool, index: number): Promise<void> {
