@@ -47,6 +47,9 @@ export interface PartOptions {
   committedRows?: (rows: Array<Record<string, unknown>>) => void;
 }
 
+/** Names parts across every write of the process, so writes can share one statement (group commit). */
+let partsNamed = 0;
+
 /**
  * The writes of a call that all commit together, sent as ONE statement: each part is a CTE and
  * PostgreSQL runs a statement atomically, so no BEGIN and COMMIT are needed around it. On the
@@ -56,14 +59,14 @@ export interface PartOptions {
  * of its own; parts read earlier parts' RETURNING rows by the name `add` gives them.
  */
 export class CombinedWrite {
-  readonly #parts: Part[] = [];
+  readonly parts: Part[] = [];
   readonly #onCommit: Array<() => void> = [];
 
   /** Adds a part; returns its name, by which later parts read its RETURNING rows. `label` is a readable prefix ([a-z_]). */
   add(label: string, sql: string, bindings: readonly Knex.RawBinding[], options: PartOptions = {}): string {
     if (!/^[a-z_]+$/.test(label)) throw new RangeError(`combined write part label "${label}" must be lower-case letters and underscores`);
-    const name = `${label}_${this.#parts.length}`;
-    this.#parts.push({
+    const name = `${label}_${(partsNamed = (partsNamed + 1) % Number.MAX_SAFE_INTEGER)}`;
+    this.parts.push({
       name,
       sql,
       bindings,
@@ -80,44 +83,138 @@ export class CombinedWrite {
   }
 
   get size(): number {
-    return this.#parts.length;
+    return this.parts.length;
   }
 
-  /** The statement: every part a CTE; the final SELECT evaluates the reads and checks the required parts. */
-  statement(): { sql: string; bindings: Knex.RawBinding[] } {
-    const bindings: Knex.RawBinding[] = [];
-    const ctes = this.#parts.map((part) => {
-      bindings.push(...part.bindings);
-      return `${part.name} AS (${part.sql})`;
-    });
-    const checks = this.#parts.flatMap((part, index) => {
-      if (part.required) return [`kernel_require(EXISTS (SELECT 1 FROM ${part.name}), '${index}')`];
-      if (part.committedRows) return [`(SELECT coalesce(json_agg(r), '[]') FROM ${part.name} AS r) AS ${part.name}`];
-      if (part.read) return [`(SELECT count(*) FROM ${part.name})`];
-      return [];
-    });
-    const select = `SELECT ${checks.length > 0 ? checks.join(', ') : '1'}`;
-    return { sql: ctes.length > 0 ? `WITH ${ctes.join(',\n')}\n${select}` : select, bindings };
+  get bindingCount(): number {
+    return this.parts.reduce((sum, part) => sum + part.bindings.length, 0);
   }
 
-  /** Sends the statement; a required part that found nothing fails the call with its error (and nothing was written). */
-  async commit(db: Knex): Promise<void> {
-    if (this.#parts.length === 0) return;
-    const { sql, bindings } = this.statement();
-    let result: { rows?: Array<Record<string, unknown>> };
+  /** Tells the parts and the callbacks that the statement committed, `row` being its result. */
+  committed(row: Record<string, unknown>): void {
+    for (const part of this.parts) part.committedRows?.(parseRows(row[part.name]));
+    for (const callback of this.#onCommit) callback();
+  }
+
+  /** Sends this write alone; a required part that found nothing fails the call with its error (and nothing was written). */
+  commit(db: Knex): Promise<void> {
+    return commitTogether(db, [this]);
+  }
+}
+
+/** The statement of several writes: every part a CTE; the final SELECT evaluates the reads and checks the required parts. */
+export function statementOf(writes: readonly CombinedWrite[]): { sql: string; bindings: Knex.RawBinding[] } {
+  const parts = writes.flatMap((write) => write.parts);
+  const bindings: Knex.RawBinding[] = [];
+  const ctes = parts.map((part) => {
+    bindings.push(...part.bindings);
+    return `${part.name} AS (${part.sql})`;
+  });
+  const checks = parts.flatMap((part) => {
+    if (part.required) return [`kernel_require(EXISTS (SELECT 1 FROM ${part.name}), '${part.name}')`];
+    if (part.committedRows) return [`(SELECT coalesce(json_agg(r), '[]') FROM ${part.name} AS r) AS ${part.name}`];
+    if (part.read) return [`(SELECT count(*) FROM ${part.name})`];
+    return [];
+  });
+  const select = `SELECT ${checks.length > 0 ? checks.join(', ') : '1'}`;
+  return { sql: ctes.length > 0 ? `WITH ${ctes.join(',\n')}\n${select}` : select, bindings };
+}
+
+/** Commits the writes in one statement: all of them, or none (the error then is the first failing part's, or the database's). */
+async function commitTogether(db: Knex, writes: readonly CombinedWrite[]): Promise<void> {
+  let row: Record<string, unknown> = {};
+  if (writes.some((write) => write.size > 0)) {
+    const { sql, bindings } = statementOf(writes);
     try {
-      result = (await db.raw(sql, bindings)) as typeof result;
+      const result = (await db.raw(sql, bindings)) as { rows?: Array<Record<string, unknown>> };
+      row = result.rows?.[0] ?? {};
     } catch (err) {
-      // The part's index travels in DETAIL (knex puts the statement's text before the message).
+      // The part's name travels in DETAIL (knex puts the statement's text before the message).
       const failed = err as { code?: unknown; detail?: unknown };
-      const part = failed.code === REQUIRED_FAILED ? this.#parts[Number(failed.detail)] : undefined;
+      const part = failed.code === REQUIRED_FAILED ? writes.flatMap((write) => write.parts).find((p) => p.name === failed.detail) : undefined;
       if (part?.required) throw part.required;
       throw err;
     }
-    const row = result.rows?.[0] ?? {};
-    for (const part of this.#parts) part.committedRows?.(parseRows(row[part.name]));
-    for (const callback of this.#onCommit) callback();
   }
+  for (const write of writes) write.committed(row);
+}
+
+/** At most this many writes, and bindings, in one grouped statement (PostgreSQL takes 65,535 bindings). */
+const GROUP_WRITES = 32;
+const GROUP_BINDINGS = 20_000;
+
+interface Waiting {
+  write: CombinedWrite;
+  resolve(): void;
+  reject(err: unknown): void;
+}
+
+/**
+ * Group commit for a database with one connection (the embedded one): while a statement runs,
+ * the writes that arrive wait and then go together as the next statement, so a burst of calls
+ * costs one statement's overhead (parse, plan, WAL write) instead of one each. A group whose
+ * statement fails is sent again one write at a time, so each call gets its own outcome.
+ */
+class GroupCommitter {
+  readonly #waiting: Waiting[] = [];
+  #sending = false;
+
+  constructor(private readonly db: Knex) {}
+
+  commit(write: CombinedWrite): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.#waiting.push({ write, resolve, reject });
+      // Sent after the other I/O callbacks of this turn of the event loop: the calls they carry on
+      // reach their commits meanwhile (the embedded database runs on this thread, so nothing
+      // arrives while a statement runs).
+      if (!this.#sending) {
+        this.#sending = true;
+        setImmediate(() => void this.#send());
+      }
+    });
+  }
+
+  async #send(): Promise<void> {
+    try {
+      while (this.#waiting.length > 0) {
+        const group = this.#take();
+        try {
+          await commitTogether(this.db, group.map((w) => w.write));
+          for (const waiting of group) waiting.resolve();
+        } catch (err) {
+          if (group.length === 1) (group[0] as Waiting).reject(err);
+          else for (const waiting of group) await commitTogether(this.db, [waiting.write]).then(waiting.resolve, waiting.reject);
+        }
+      }
+    } finally {
+      this.#sending = false;
+    }
+  }
+
+  #take(): Waiting[] {
+    const group: Waiting[] = [];
+    let bindings = 0;
+    while (this.#waiting.length > 0 && group.length < GROUP_WRITES) {
+      const next = this.#waiting[0] as Waiting;
+      bindings += next.write.bindingCount;
+      if (group.length > 0 && bindings > GROUP_BINDINGS) break;
+      group.push(this.#waiting.shift() as Waiting);
+    }
+    return group;
+  }
+}
+
+const committers = new WeakMap<Knex, GroupCommitter>();
+
+/**
+ * Commits a call's combined write: alone on a server (its pool runs statements side by side),
+ * grouped with the writes that arrive meanwhile on a database with one connection.
+ */
+export function commitCombined(db: Knex, write: CombinedWrite, options: { group: boolean }): Promise<void> {
+  if (!options.group) return write.commit(db);
+  let committer = committers.get(db);
+  if (!committer) committers.set(db, (committer = new GroupCommitter(db)));
+  return committer.commit(write);
 }
 
 /** json_agg's value as the driver hands it: parsed already (json), or text. */

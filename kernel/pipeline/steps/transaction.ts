@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Call, KernelServices, Reply, StepFactory } from '../../types.js';
-import { CombinedWrite } from '../../db/combined-write.js';
+import { CombinedWrite, commitCombined } from '../../db/combined-write.js';
 import { idempotencyKeyOf } from '../../idempotency/key.js';
 
 /** Thrown inside the transaction to roll it back while keeping the reply (dry runs). */
@@ -48,7 +48,7 @@ export function transactionStep(beforeCommit: BeforeCommit[] = [], combinedCommi
       try {
         const reply = await next();
         for (const hook of combinedCommit) hook.add(write, call, reply, kernel);
-        await write.commit(kernel.db);
+        await commitCombined(kernel.db, write, { group: kernel.config.database.url === undefined });
         return reply;
       } catch (err) {
         call.notes.audited = false;
