@@ -29,17 +29,18 @@ import { StreamsService, type StreamsSettings } from './service.js';
  * plugin lets streams encode and decode values.
  */
 export default createPlugin<
-  { db: typeof coreServices.db; clock: typeof coreServices.clock; events: typeof coreServices.events; extensions: typeof coreServices.extensions },
+  { db: typeof coreServices.db; clock: typeof coreServices.clock; events: typeof coreServices.events; extensions: typeof coreServices.extensions; config: typeof coreServices.config },
   StreamsSettings
 >({
   id: 'streams',
   manifest: fromRoot('manifests', 'streams.json'),
   migrations: [createStreams, createMessageIndex, createReplayIndex, addMessageWriter, createDeadLetters, indexTimeWithoutDedup, createMessageRuns, indexRunsByFirstOffset],
-  deps: { db: coreServices.db, clock: coreServices.clock, events: coreServices.events, extensions: coreServices.extensions },
-  async setup({ db, clock, events, extensions }, { settings }) {
+  deps: { db: coreServices.db, clock: coreServices.clock, events: coreServices.events, extensions: coreServices.extensions, config: coreServices.config },
+  async setup({ db, clock, events, extensions, config }, { settings }) {
     // The NATS client (and its dependencies) is loaded only by an instance configured for it.
     const backend: StreamBackend = settings.backend === 'nats' ? (await import('./nats-backend.js')).natsBackend(settings.nats.url) : postgresBackend();
-    const service = new StreamsService(backend, extensions, events, clock, settings);
+    // Without a server URL the database is the embedded one, locked to this process.
+    const service = new StreamsService(backend, extensions, events, clock, settings, { soleDatabaseUser: config.database.url === undefined });
     return {
       handlers: { ...streamHandlers(service), ...messageHandlers(service), ...tailHandlers(service, db) },
       offers: [streamCodecs],
@@ -52,7 +53,7 @@ export default createPlugin<
         // Streams, offsets and deliveries for the workflow workers' transactions (ignored when workflows is disabled).
         contribute(workflowStreams, workflowStreamsFor(service)),
         // Stream definitions (never messages) for promotion between tenants.
-        contribute(migrationResources, streamResource),
+        contribute(migrationResources, streamResource(() => service.streamsChanged())),
       ],
       stop: async () => {
         await backend.close?.();

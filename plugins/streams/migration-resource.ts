@@ -6,7 +6,7 @@ import type { MigrationResource } from '../migration/contract.js';
  * writes them: a new uid and one counter row per partition; a deleted stream's uid goes to
  * streams_discarded for the retention job. Contributed to `migration.resources`.
  */
-export const streamResource: MigrationResource = {
+export const streamResource = (streamsChanged: () => void): MigrationResource => ({
   kind: 'streams',
   order: 20,
   async export(db, tenantId) {
@@ -17,6 +17,7 @@ export const streamResource: MigrationResource = {
     }));
   },
   async apply(trx, tenantId, changes, now) {
+    streamsChanged();
     const partitionsFrom = async (uid: string, from: number, to: number) => {
       for (let p = from; p < to; p++) await trx('streams_partitions').insert({ tenant_id: tenantId, stream_uid: uid, partition: p, next_offset: 0 });
     };
@@ -41,4 +42,4 @@ export const streamResource: MigrationResource = {
       await trx('streams_streams').where({ tenant_id: tenantId, id }).delete();
     }
   },
-};
+});

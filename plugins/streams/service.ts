@@ -28,9 +28,21 @@ export interface StreamsSettings {
   tail_poll_ms: number;
 }
 
+/** Streams kept for publishing, at most (a full cache starts over). */
+const PUBLISH_CACHE_SIZE = 10_000;
+
 /** What the handlers share: the backend, the codec resolver, and publishing with its idempotency. */
 export class StreamsService {
   readonly limits: Limits;
+  /**
+   * Streams looked up to publish, kept until a stream changes — only where this process is the
+   * database's one user (the embedded database, whose directory is locked to it), so every change
+   * goes through `streamsChanged` and the cache is exact. On a server another instance may change
+   * a stream at any moment, so each publish reads it.
+   */
+  readonly #publishCache: Map<string, StreamRecord> | undefined;
+  /** Bumped by every change: a lookup that began before one does not fill the cache. */
+  #generation = 0;
 
   constructor(
     readonly backend: StreamBackend,
@@ -38,8 +50,32 @@ export class StreamsService {
     private readonly events: Events,
     readonly clock: Clock,
     readonly settings: StreamsSettings,
+    options: { soleDatabaseUser: boolean } = { soleDatabaseUser: false },
   ) {
     this.limits = { maxMessageBytes: settings.max_message_bytes, maxBatchBytes: settings.max_batch_bytes };
+    this.#publishCache = options.soleDatabaseUser ? new Map() : undefined;
+  }
+
+  /** The stream a publish goes to: from the cache when this process is the database's one user. */
+  async streamToPublish(db: Db, tenantId: string, id: string): Promise<StreamRecord> {
+    const cache = this.#publishCache;
+    if (!cache) return this.stream(db, tenantId, id);
+    const key = `${tenantId}\u0000${id}`;
+    const kept = cache.get(key);
+    if (kept) return kept;
+    const generation = this.#generation;
+    const found = await this.stream(db, tenantId, id);
+    if (generation === this.#generation) {
+      if (cache.size >= PUBLISH_CACHE_SIZE) cache.clear();
+      cache.set(key, found);
+    }
+    return found;
+  }
+
+  /** Forgets the streams kept for publishing; called by every write of a stream definition, before it commits. */
+  streamsChanged(): void {
+    this.#generation++;
+    this.#publishCache?.clear();
   }
 
   /** Whether a codecs plugin is enabled (it contributed the resolver). */

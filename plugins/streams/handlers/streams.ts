@@ -42,7 +42,7 @@ export function streamHandlers(service: StreamsService): Record<string, Handler>
   const prepared = new WeakMap<Call, Prepared>();
 
   async function encode(call: Call): Promise<Prepared> {
-    const record = await service.stream(call.db, tenant(call), idParam(call));
+    const record = await service.streamToPublish(call.db, tenant(call), idParam(call));
     const codec = await service.codecOf(call.db, record.stream);
     if (Buffer.isBuffer(call.body)) {
       return { record, messages: encodeRaw(call.body, headerText(call, 'x-message-key') ?? null, record.stream, codec, service.limits), key: headerText(call, 'idempotency-key') };
@@ -112,6 +112,7 @@ export function streamHandlers(service: StreamsService): Record<string, Handler>
       call.resourceId = id;
       const fields: StreamFields = { name: body.name, partitions: body.partitions ?? 1, retention: body.retention ?? {}, codec: body.codec ?? null };
       if (fields.codec !== null) await service.checkCodec(call.db, tenant(call), fields.codec);
+      service.streamsChanged();
       const created = await new StreamStore(call.db).insert(tenant(call), id, fields, service.clock.now());
       await service.backend.provision(call.db, created.ref);
       return { status: 201, body: created.stream, headers: { Location: `/streams/${id}` } };
@@ -135,6 +136,7 @@ export function streamHandlers(service: StreamsService): Record<string, Handler>
         throw new ApiError('validation_error', `A stream's partitions can only grow (it has ${current.stream.partitions}).`, { details: [{ in: 'body', pointer: '/partitions', message: 'must not be less than the current count' }] });
       }
       if (fields.codec !== null && fields.codec !== current.stream.codec) await service.checkCodec(call.db, tenant(call), fields.codec);
+      service.streamsChanged();
       const updated = await new StreamStore(call.db).update(tenant(call), idParam(call), fields, service.clock.now());
       await service.backend.provision(call.db, updated.ref);
       return { status: 200, body: updated.stream };
@@ -142,6 +144,7 @@ export function streamHandlers(service: StreamsService): Record<string, Handler>
 
     async deleteStream(call) {
       const current = await service.stream(call.db, tenant(call), idParam(call), { forUpdate: true });
+      service.streamsChanged();
       await new StreamStore(call.db).remove(tenant(call), idParam(call));
       await service.backend.discard(call.db, current.ref);
       return { status: 204 };
