@@ -29,7 +29,7 @@ export interface Sealer {
 const LOCK_TIMEOUT_MS = 5000;
 const RETRY_MS = 1000;
 /** Batches tried at once when another sealer keeps moving the head first; then the tenant is retried later. */
-const ATTEMPTS = 5;
+const ATTEMPTS = 10;
 
 /**
  * Extends a tenant's hash chain over its committed records, after they commit, in batches.
@@ -133,7 +133,15 @@ export function createSealer(db: Knex, logger: Logger, options: SealerOptions, m
       schedule(options.delayMs);
     },
     async now(tenantId) {
-      if (await sealAllOrHoldBack(tenantId)) schedule(RETRY_MS);
+      try {
+        if (await sealAllOrHoldBack(tenantId)) schedule(RETRY_MS);
+      } catch (err) {
+        // Counted and retried like a failure of the timer's flush; the caller still hears of it.
+        metrics.failed();
+        pending.add(tenantId);
+        schedule(RETRY_MS);
+        throw err;
+      }
     },
     sweep,
     async start() {
