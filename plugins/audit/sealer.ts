@@ -11,6 +11,8 @@ export interface SealerOptions {
   sweepMs: number;
   /** Records chained per batch. */
   batch: number;
+  /** How long a seal waits for a head another transaction holds before it gives up (the tenant is tried again later). */
+  lockTimeoutMs: number;
 }
 
 export interface Sealer {
@@ -25,8 +27,6 @@ export interface Sealer {
   stop(): Promise<void>;
 }
 
-/** How long a seal waits for a head another transaction holds before it gives up (tried again later). */
-const LOCK_TIMEOUT_MS = 5000;
 const RETRY_MS = 1000;
 /** Batches tried at once when another sealer keeps moving the head first; then the tenant is retried later. */
 const ATTEMPTS = 10;
@@ -58,7 +58,7 @@ export function createSealer(db: Knex, logger: Logger, options: SealerOptions, m
         hash = chainHash(prev, seq, canonicalContent(contentOfRow(row)));
         return { tenant_id: tenantId, xact: Number(row.xact), record_id: row.id, seq, prev_hash: prev, hash };
       });
-      if (await appendSeals(db, tenantId, head.seq, seals, LOCK_TIMEOUT_MS)) {
+      if (await appendSeals(db, tenantId, head.seq, seals, options.lockTimeoutMs)) {
         if (seals.length > 0) metrics.sealed(seals.length);
         return { sealed: seals.length, heldBack };
       }
