@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { onPostgres, startKernel, type TestKernel } from '../../support/kernel.js';
+import { closeSharingSchema, onPostgres, startKernel, type TestKernel } from '../../support/kernel.js';
 import { PLUGINS, as, headerAuthPlugin } from '../../kernel/pipeline/helpers.js';
 import { untilSealed } from '../../support/sealed.js';
 import { verifyTrail } from './records.js';
@@ -33,11 +33,7 @@ describe('two instances sealing the same tenant at once', function () {
     one = await startKernel({ plugins: PLUGINS }, { schema, plugins: [headerAuthPlugin] });
     two = await startKernel({ plugins: PLUGINS }, { schema, plugins: [headerAuthPlugin] });
   });
-  after(async () => {
-    await two?.kernel.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
-    await two?.close();
-    await one?.close();
-  });
+  after(() => closeSharingSchema(schema, one, two));
 
   it('builds one dense chain, each record sealed exactly once, a lost race read again rather than failed', async () => {
     const db = one.kernel.database.knex;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { onPostgres, startKernel, type TestKernel } from '../../support/kernel.js';
+import { closeSharingSchema, onPostgres, startKernel, type TestKernel } from '../../support/kernel.js';
 import { PLUGINS, as, expectRefused, headerAuthPlugin } from '../../kernel/pipeline/helpers.js';
 import { readFileSync } from 'node:fs';
 import { fromRoot } from '../../../kernel/paths.js';
@@ -266,6 +266,7 @@ describe('audit trail restored into a server whose transaction ids are lower', (
       }
     } finally {
       if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+      await closeSharingSchema(schema);
     }
   });
 });
