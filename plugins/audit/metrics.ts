@@ -25,7 +25,7 @@ export function auditMetrics(registry: Registry, db: Knex, logger: Logger): Seal
   const sealed = new Counter({ name: 'audit_records_sealed_total', help: 'Audit records this instance chained into their tenant\'s hash chain.', registers: [registry] });
   const failures = new Counter({
     name: 'audit_seal_failures_total',
-    help: 'Seal attempts and sweeps that failed and are retried (lock timeout, database away).',
+    help: 'Seal attempts and sweeps that failed and are retried (lock timeout, head moved by other sealers batch after batch, database away).',
     registers: [registry],
   });
   let age = 0;

@@ -2,15 +2,17 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { SealerMetrics } from './metrics.js';
 import { GENESIS_HASH, canonicalContent, chainHash, contentOfRow } from './chain.js';
-import { advanceClock, createHead, lockHead, recordsToSeal, tenantsToSeal, writeSeals, type SealRow } from './store.js';
+import { advanceClock, appendSeals, nextBatch, tenantsToSeal, type SealRow } from './store.js';
 
 export interface SealerOptions {
   /** How long the sealer waits after a commit, gathering the records of a burst into one batch. */
   delayMs: number;
   /** How often every tenant is checked for records left unsealed (by an instance that died, say): the sweep job's interval. */
   sweepMs: number;
-  /** Records chained per transaction. */
+  /** Records chained per batch. */
   batch: number;
+  /** How long a seal waits for a head another transaction holds before it gives up (the tenant is tried again later). */
+  lockTimeoutMs: number;
 }
 
 export interface Sealer {
@@ -25,58 +27,30 @@ export interface Sealer {
   stop(): Promise<void>;
 }
 
-const LOCK_TIMEOUT_MS = 5000;
 const RETRY_MS = 1000;
-/** PostgreSQL's lock_not_available: a NOWAIT lock found the row held. */
-const LOCK_NOT_AVAILABLE = '55P03';
+/** Batches tried at once when another sealer keeps moving the head first; then the tenant is retried later. */
+const ATTEMPTS = 10;
 
 /**
  * Extends a tenant's hash chain over its committed records, after they commit, in batches.
- * Writers never touch the chain, so a tenant's writes run in parallel; sealers of all instances
- * take turns on the tenant's head row, and whichever holds it chains whatever is committed,
- * so every instance may seal every tenant. Records are chained in (xact, id) order, and only
- * below the horizon of finished transactions: a record whose transaction is still running
- * cannot later appear behind the head.
+ * Writers never touch the chain, so a tenant's writes run in parallel. A batch is two statements
+ * and no transaction: one read of the head, the horizon and the records after the head below it
+ * (one snapshot), and one write of the seals that moves the head only if it is still where the
+ * read found it. Sealers of all instances (and this instance's own flush and `now`) may seal
+ * every tenant: when two race, one write wins and the other writes nothing and reads again.
+ * Records are chained in (xact, id) order, and only below the horizon of finished transactions:
+ * a record whose transaction is still running cannot later appear behind the head.
  */
 export function createSealer(db: Knex, logger: Logger, options: SealerOptions, metrics: SealerMetrics): Sealer {
   const pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let stopped = false;
-  /** Tenants whose last batch found records behind the horizon: chained on a retry, not at the next sweep. */
-  const heldBack = new Set<string>();
 
-  /**
-   * Chains up to one batch; returns how many records it chained. The head is usually free, so a
-   * first attempt takes it without waiting (one statement fewer than setting a lock timeout);
-   * when another instance holds it, or the tenant has no head yet, the batch runs again waiting
-   * for the head at most LOCK_TIMEOUT_MS.
-   */
-  async function sealBatch(tenantId: string): Promise<number> {
-    try {
-      const sealed = await sealBatchWith(tenantId, false);
-      if (sealed !== undefined) return sealed;
-    } catch (err) {
-      if ((err as { code?: unknown }).code !== LOCK_NOT_AVAILABLE) throw err;
-    }
-    return (await sealBatchWith(tenantId, true)) as number;
-  }
-
-  /** One batch; without `wait`, undefined when the tenant has no head yet (creating it may wait on another instance creating it). */
-  async function sealBatchWith(tenantId: string, wait: boolean): Promise<number | undefined> {
-    return db.transaction(async (trx) => {
-      // Another instance sealing the tenant holds its head briefly; one that hangs must not stall
-      // this instance's other tenants or its shutdown (the tenant is tried again later).
-      if (wait) await trx.raw(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT_MS}ms'`);
-      let head = await lockHead(trx, tenantId, { nowait: !wait });
-      if (!head) {
-        if (!wait) return undefined;
-        await createHead(trx, tenantId, GENESIS_HASH);
-        head = await lockHead(trx, tenantId);
-        if (!head) throw new Error(`audit head of tenant ${tenantId} could not be created`);
-      }
-      const { rows, heldBack: waiting } = await recordsToSeal(trx, tenantId, head.last, head.horizon, options.batch);
-      if (waiting) heldBack.add(tenantId);
+  /** Chains up to one batch: how many records it chained, and whether records wait behind the horizon. */
+  async function sealBatch(tenantId: string): Promise<{ sealed: number; heldBack: boolean }> {
+    for (let attempt = 1; ; attempt++) {
+      const { head, rows, heldBack } = await nextBatch(db, tenantId, GENESIS_HASH, options.batch);
       let { seq, hash } = head;
       const seals: SealRow[] = rows.map((row) => {
         const prev = hash;
@@ -84,15 +58,22 @@ export function createSealer(db: Knex, logger: Logger, options: SealerOptions, m
         hash = chainHash(prev, seq, canonicalContent(contentOfRow(row)));
         return { tenant_id: tenantId, xact: Number(row.xact), record_id: row.id, seq, prev_hash: prev, hash };
       });
-      await writeSeals(trx, tenantId, seals);
-      trx.executionPromise.then(() => metrics.sealed(seals.length), () => undefined);
-      return seals.length;
-    // The horizon argument needs each statement's own snapshot.
-    }, { isolationLevel: 'read committed' });
+      if (await appendSeals(db, tenantId, head.seq, seals, options.lockTimeoutMs)) {
+        if (seals.length > 0) metrics.sealed(seals.length);
+        return { sealed: seals.length, heldBack };
+      }
+      // Another sealer moved the head since the read: what it chained is read back as the new head.
+      if (attempt === ATTEMPTS) throw new Error(`audit head of tenant ${tenantId} moved under ${ATTEMPTS} batches in a row`);
+    }
   }
 
-  async function sealAll(tenantId: string): Promise<void> {
-    while ((await sealBatch(tenantId)) === options.batch);
+  /** Chains every committed record it can; true when records of the tenant wait behind the horizon. */
+  async function sealAll(tenantId: string): Promise<boolean> {
+    for (;;) {
+      const { sealed, heldBack } = await sealBatch(tenantId);
+      // A full batch was not cut at the horizon: more may follow.
+      if (sealed < options.batch) return heldBack;
+    }
   }
 
   function schedule(delay: number): void {
@@ -101,8 +82,9 @@ export function createSealer(db: Knex, logger: Logger, options: SealerOptions, m
       timer = undefined;
       running = flush().then((failed) => {
         running = undefined;
-        // A tenant that failed (a lock timeout, the database away), or whose records wait behind a
-        // transaction still running (anywhere on the server), is tried again, not at once.
+        // A tenant that failed (a lock timeout, races for its head lost again and again, the database
+        // away), or whose records wait behind a transaction still running (anywhere on the server),
+        // is tried again, not at once.
         if (pending.size > 0) schedule(failed ? RETRY_MS : options.delayMs);
       });
     }, delay);
@@ -111,9 +93,7 @@ export function createSealer(db: Knex, logger: Logger, options: SealerOptions, m
 
   /** Chains what it can; true when records of the tenant wait behind the horizon (it stays pending). */
   async function sealAllOrHoldBack(tenantId: string): Promise<boolean> {
-    heldBack.delete(tenantId);
-    await sealAll(tenantId);
-    if (!heldBack.has(tenantId)) return false;
+    if (!(await sealAll(tenantId))) return false;
     pending.add(tenantId);
     return true;
   }
@@ -153,7 +133,15 @@ export function createSealer(db: Knex, logger: Logger, options: SealerOptions, m
       schedule(options.delayMs);
     },
     async now(tenantId) {
-      if (await sealAllOrHoldBack(tenantId)) schedule(RETRY_MS);
+      try {
+        if (await sealAllOrHoldBack(tenantId)) schedule(RETRY_MS);
+      } catch (err) {
+        // Counted and retried like a failure of the timer's flush; the caller still hears of it.
+        metrics.failed();
+        pending.add(tenantId);
+        schedule(RETRY_MS);
+        throw err;
+      }
     },
     sweep,
     async start() {

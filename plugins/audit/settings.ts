@@ -10,5 +10,5 @@ export interface AuditSettings {
 }
 
 export function readSettings(settings: Readonly<AuditSettings>): SealerOptions {
-  return { delayMs: settings.seal_delay_ms, sweepMs: settings.sweep_interval_seconds * 1000, batch: 1000 };
+  return { delayMs: settings.seal_delay_ms, sweepMs: settings.sweep_interval_seconds * 1000, batch: 1000, lockTimeoutMs: 5000 };
 }

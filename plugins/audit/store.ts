@@ -153,39 +153,57 @@ export async function chainHead(db: Knex, tenantId: string): Promise<ChainHead |
   return row && toHead(row);
 }
 
+/** What the sealer chains next: the tenant's head, and the records after it that are final. */
+export interface SealBatch {
+  head: ChainHead;
+  rows: AuditRow[];
+  /** Records wait behind the horizon (committed or not, their transaction is not below it yet). */
+  heldBack: boolean;
+}
+
+/** The lowest position there is: a head with nothing sealed yet sits before every record. */
+const BEFORE_ALL = { xact: '-9223372036854775808', id: '00000000-0000-0000-0000-000000000000' };
+
 /**
- * Locks the tenant's head for sealing and reads the horizon: every transaction id below it has
- * finished (committed or rolled back), so the records written below it are final and visible.
+ * The tenant's head (the genesis head while it has none), the horizon, and the next committed
+ * records to chain after the head, oldest first — in one statement, so all three come from one
+ * snapshot. The horizon is that snapshot's xmin: every transaction id below it has finished
+ * (committed or rolled back), so the records written below it are final and visible. The records
+ * are not cut at the horizon in SQL, so that the one read also tells whether any wait behind it.
+ * A record beyond the head that has a seal already (the head was moved back) is left for
+ * verification to report, not sealed twice.
  */
-export async function lockHead(trx: Knex.Transaction, tenantId: string, options: { nowait?: boolean } = {}): Promise<(ChainHead & { horizon: number }) | undefined> {
-  const result = await trx.raw(
-    `SELECT seq, hash, last_xact, last_id, pg_snapshot_xmin(pg_current_snapshot())::text::bigint + (SELECT xact_offset FROM audit_clock) AS horizon
-       FROM audit_heads WHERE tenant_id = ? FOR UPDATE${options.nowait ? ' NOWAIT' : ''}`,
-    [tenantId],
+export async function nextBatch(db: Knex, tenantId: string, genesis: string, limit: number): Promise<SealBatch> {
+  const result = await db.raw(
+    `WITH head AS (
+       SELECT coalesce(h.seq, 0) AS head_seq, coalesce(h.hash, ?) AS head_hash, h.last_xact AS head_last_xact, h.last_id AS head_last_id,
+              pg_snapshot_xmin(pg_current_snapshot())::text::bigint + (SELECT xact_offset FROM audit_clock) AS horizon
+         FROM (VALUES (1)) AS one LEFT JOIN audit_heads h ON h.tenant_id = ?
+     )
+     SELECT head.*, r.*
+       FROM head LEFT JOIN LATERAL (
+         -- A row comparison against the primary key, not an OR on a missing head: the scan starts at the head.
+         SELECT r.* FROM audit_records r
+          WHERE r.tenant_id = ?
+            AND (r.xact, r.id) > (coalesce(head.head_last_xact, ?::bigint), coalesce(head.head_last_id, ?::uuid))
+            AND NOT EXISTS (SELECT 1 FROM audit_seals s WHERE s.tenant_id = r.tenant_id AND s.xact = r.xact AND s.record_id = r.id)
+          ORDER BY r.xact, r.id
+          LIMIT ?
+       ) r ON true`,
+    [genesis, tenantId, tenantId, BEFORE_ALL.xact, BEFORE_ALL.id, limit],
   );
-  const row = (result.rows as Array<HeadRow & { horizon: string | number }>)[0];
-  return row && { ...toHead(row), horizon: Number(row.horizon) };
-}
-
-export async function createHead(trx: Knex.Transaction, tenantId: string, genesis: string): Promise<void> {
-  await trx.raw('INSERT INTO audit_heads (tenant_id, seq, hash) VALUES (?, 0, ?) ON CONFLICT (tenant_id) DO NOTHING', [tenantId, genesis]);
-}
-
-/**
- * The next committed records to chain, oldest first, and whether records wait behind the horizon
- * (committed or not, their transaction is not below it yet). A record beyond the head that has a
- * seal already (the head was moved back) is left for verification to report, not sealed twice.
- * The query does not stop at the horizon, so that one read also tells whether any wait behind it.
- */
-export async function recordsToSeal(trx: Knex.Transaction, tenantId: string, after: Position | null, horizon: number, limit: number): Promise<{ rows: AuditRow[]; heldBack: boolean }> {
-  const query = trx('audit_records as r')
-    .select('r.*')
-    .where('r.tenant_id', tenantId)
-    .whereNotExists((q) => q.select(trx.raw('1')).from('audit_seals as s').whereRaw('s.tenant_id = r.tenant_id AND s.xact = r.xact AND s.record_id = r.id'));
-  if (after) query.andWhereRaw('(r.xact, r.id) > (?, ?)', [after.xact, after.id]);
-  const found = (await query.orderBy([{ column: 'r.xact' }, { column: 'r.id' }]).limit(limit)) as AuditRow[];
-  const below = found.findIndex((row) => Number(row.xact) >= horizon);
-  return below === -1 ? { rows: found, heldBack: false } : { rows: found.slice(0, below), heldBack: true };
+  type Row = AuditRow & { head_seq: string | number; head_hash: string; head_last_xact: string | number | null; head_last_id: string | null; horizon: string | number };
+  const found = result.rows as Row[];
+  const first = found[0];
+  if (!first) throw new Error('the seal batch query returned no head');
+  const head = toHead({ seq: first.head_seq, hash: first.head_hash, last_xact: first.head_last_xact, last_id: first.head_last_id });
+  const horizon = Number(first.horizon);
+  // Without records the lateral join leaves one row of head columns and null record columns.
+  const rows: AuditRow[] = first.id === null ? [] : found.map(({ head_seq: _s, head_hash: _h, head_last_xact: _x, head_last_id: _i, horizon: _z, ...row }) => row);
+  // Chain order, put back here rather than by the statement: a sort there cost more to plan than this does.
+  rows.sort((a, b) => Number(a.xact) - Number(b.xact) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const below = rows.findIndex((row) => Number(row.xact) >= horizon);
+  return below === -1 ? { head, rows, heldBack: false } : { head, rows: rows.slice(0, below), heldBack: true };
 }
 
 export interface SealRow {
@@ -197,13 +215,41 @@ export interface SealRow {
   hash: string;
 }
 
-export async function writeSeals(trx: Knex.Transaction, tenantId: string, seals: readonly SealRow[]): Promise<void> {
+/**
+ * Appends the seals and moves the head to the last of them, in one statement, if the head is still
+ * at `expectedSeq` (a compare-and-set: seq only grows, so an unchanged seq is an unchanged head).
+ * A tenant without a head gets one here; with a head at another seq nothing is written and the
+ * answer is false: another sealer chained these records meanwhile. The head is written first, so
+ * a concurrent sealer of the tenant waits on its row (at most `lockTimeoutMs`, then the statement
+ * fails and the tenant is tried again later) and then finds the head moved; one holding it for
+ * long must not stall this instance's other tenants or its shutdown. Should the condition ever be
+ * missing, the seals' primary key (tenant, xact, record) and the head's forward-only trigger still
+ * refuse a second chain over the same records: the statement fails rather than forks the chain.
+ */
+export async function appendSeals(db: Knex, tenantId: string, expectedSeq: number, seals: readonly SealRow[], lockTimeoutMs: number): Promise<boolean> {
   const last = seals[seals.length - 1];
-  if (!last) return;
-  // One statement: the seals and the head that now points at the last of them (a sealing runs after every burst of commits).
-  const insert = trx('audit_seals').insert(seals).toSQL();
-  const update = trx('audit_heads').where('tenant_id', tenantId).update({ seq: last.seq, hash: last.hash, last_xact: last.xact, last_id: last.record_id }).toSQL();
-  await trx.raw(`WITH inserted AS (${insert.sql}) ${update.sql}`, [...insert.bindings, ...update.bindings] as Knex.RawBinding[]);
+  if (!last) return true;
+  const values = seals.map(() => '(?::bigint, ?::uuid, ?::bigint, ?, ?)').join(', ');
+  const result = await db.raw(
+    `WITH moved AS (
+       -- set_config(..., true) lasts as long as this statement's own transaction; it runs before the insert waits on the head.
+       INSERT INTO audit_heads AS h (tenant_id, seq, hash, last_xact, last_id)
+       SELECT ?, ?::bigint, ?, ?::bigint, ?::uuid WHERE set_config('lock_timeout', ?, true) IS NOT NULL
+       ON CONFLICT (tenant_id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash, last_xact = excluded.last_xact, last_id = excluded.last_id
+        WHERE h.seq = ?::bigint
+       RETURNING 1
+     ), sealed AS (
+       INSERT INTO audit_seals (tenant_id, xact, record_id, seq, prev_hash, hash)
+       SELECT ?, v.* FROM (VALUES ${values}) AS v WHERE EXISTS (SELECT 1 FROM moved)
+       RETURNING 1
+     )
+     SELECT count(*)::int AS sealed FROM sealed`,
+    [
+      tenantId, last.seq, last.hash, last.xact, last.record_id, `${lockTimeoutMs}ms`, expectedSeq,
+      tenantId, ...seals.flatMap((s) => [s.xact, s.record_id, s.seq, s.prev_hash, s.hash]),
+    ] as Knex.RawBinding[],
+  );
+  return Number((result.rows as Array<{ sealed: number | string }>)[0]?.sealed) === seals.length;
 }
 
 /** Seals beyond the head: there are none unless the head was moved back. */
