@@ -161,7 +161,7 @@ const tokenList: Scenario = {
 let sequence = 0;
 const uniqueComponent = (): string => {
   sequence += 1;
-  return JSON.stringify({ id: `c-${process.pid}-${Date.now().toString(36)}-${sequence}`, name: `Created ${sequence}` });
+  return JSON.stringify({ id: `c-${process.pid}-${Date.now().toString(36)}-${sequence}`, name: `Created ${sequence}`, type: 'passthrough' });
 };
 
 /** POST /components with a fresh component and idempotency key in each body, as `token`. */

@@ -38,9 +38,9 @@ app.use(async (ctx) => {
   if (ctx.method === 'POST' && ctx.path === '/components') {
     const chunks: Buffer[] = [];
     for await (const chunk of ctx.req) chunks.push(chunk as Buffer);
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string; name: string };
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string; name: string; type: string };
     const now = new Date();
-    const [row] = await db('components').insert({ tenant_id: 'default', id: body.id, name: body.name, created_at: now, updated_at: now }).returning('*');
+    const [row] = await db('components').insert({ tenant_id: 'default', id: body.id, name: body.name, type: body.type, created_at: now, updated_at: now }).returning('*');
     ctx.status = 201;
     ctx.body = row;
     return;
