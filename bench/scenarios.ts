@@ -63,7 +63,7 @@ async function seedComponents(url: string, count: number, headers: Record<string
     const res = await fetch(`${url}/components`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify({ id: `seed-${String(i).padStart(5, '0')}`, name: `Seed ${i}`, tags: ['bench'] }),
+      body: JSON.stringify({ id: `seed-${String(i).padStart(5, '0')}`, name: `Seed ${i}`, type: 'passthrough', tags: ['bench'] }),
     });
     if (res.status !== 201 && res.status !== 409) throw new Error(`seeding answered ${res.status}`);
   }
