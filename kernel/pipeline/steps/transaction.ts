@@ -26,7 +26,9 @@ export interface CombinedCommit {
  * A mutating route's handler runs inside one database transaction; whatever must commit with
  * the effect (its audit record) is written by the `beforeCommit` hooks in the same transaction.
  * A dry run executes everything and then rolls back, skipping the hooks. The handler's
- * `beforeTransaction` work, when it has some, runs first, outside the transaction.
+ * `beforeTransaction` work, when it has some, runs first, outside the transaction. A handler that
+ * asks for a combined write (`combinedWrite`) gets no transaction: its writes and the hooks' parts
+ * go as one statement (kernel/db/combined-write.ts), grouped with other calls' on the embedded database.
  */
 export function transactionStep(beforeCommit: BeforeCommit[] = [], combinedCommit: CombinedCommit[] = []): StepFactory {
   return (route, kernel, handler) => {
