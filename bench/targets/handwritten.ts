@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import Koa from 'koa';
 import { connectDatabase } from '../../kernel/db/connect.js';
 import { announce } from './serve.js';
+import { VIEW_COLUMNS, toComponent, type ComponentView } from '../../plugins/components/store.js';
 
 /**
  * Hand-written Koa + knex handlers doing only the essential work of a kernel route, with no
@@ -27,12 +28,10 @@ app.use(async (ctx) => {
     return;
   }
   if (ctx.method === 'GET' && ctx.path === '/components') {
-    const rows = await db('components')
-      .select(['id', 'tenant_id', 'name', 'description', 'state', 'tags', 'config', 'revision', 'created_at', 'updated_at'])
-      .where({ tenant_id: 'default' })
-      .orderBy('id', 'asc')
-      .limit(101);
-    ctx.body = { items: rows.slice(0, 100) };
+    // The columns the API shows and the shape it shows them in (status, secrets_set), as any
+    // handler answering this route must: the same work as the kernel's, minus the pipeline.
+    const rows = (await db('components').select(VIEW_COLUMNS).where({ tenant_id: 'default' }).orderBy('id', 'asc').limit(101)) as ComponentView[];
+    ctx.body = { items: rows.slice(0, 100).map(toComponent) };
     return;
   }
   if (ctx.method === 'POST' && ctx.path === '/components') {

@@ -67,11 +67,17 @@ export interface ListFilter {
 
 const COLUMNS = ['id', 'tenant_id', 'name', 'description', 'type', 'stream', 'state', 'desired_state', 'last_error', 'state_since', 'tags', 'config', 'secrets', 'secret_fields', 'generation', 'revision', 'created_at', 'updated_at'];
 
+/** What the API shows of a component (`toComponent`): a list reads no sealed secrets and no supervisor generation. */
+export const VIEW_COLUMNS = COLUMNS.filter((c) => c !== 'secrets' && c !== 'generation');
+
+/** A row as a list reads it. */
+export type ComponentView = Omit<ComponentRow, 'secrets' | 'generation'>;
+
 function iso(value: Date | string): string {
   return (value instanceof Date ? value : new Date(value)).toISOString();
 }
 
-export function toComponent(row: ComponentRow): Component {
+export function toComponent(row: ComponentView): Component {
   return {
     id: row.id,
     tenant_id: row.tenant_id,
@@ -95,13 +101,13 @@ export function toComponent(row: ComponentRow): Component {
 export class ComponentStore {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
-  async list(tenantId: string, filter: ListFilter): Promise<ComponentRow[]> {
-    const query = this.db('components').select(COLUMNS).where({ tenant_id: tenantId }).orderBy('id', 'asc').limit(filter.fetch);
+  async list(tenantId: string, filter: ListFilter): Promise<ComponentView[]> {
+    const query = this.db('components').select(VIEW_COLUMNS).where({ tenant_id: tenantId }).orderBy('id', 'asc').limit(filter.fetch);
     if (filter.state) query.andWhere('state', filter.state);
     if (filter.type) query.andWhere('type', filter.type);
     if (filter.tag) query.andWhereRaw('tags @> ARRAY[?]::text[]', [filter.tag]);
     if (filter.afterId !== undefined) query.andWhere('id', '>', filter.afterId);
-    return (await query) as ComponentRow[];
+    return (await query) as ComponentView[];
   }
 
   async get(tenantId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<ComponentRow | undefined> {
