@@ -19,6 +19,9 @@ const KERNEL_TARGETS = new Set(['kernel']);
 /** Starts a benchmark target (dist/bench/targets/<name>.js) in its own process. */
 export async function startTarget(name: string, env: Record<string, string>): Promise<Running> {
   const flags = KERNEL_TARGETS.has(name) ? productNodeFlags() : [];
+  // BENCH_KERNEL_FLAGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"): extra Node flags for the kernel's process, to profile it.
+  if (KERNEL_TARGETS.has(name) && process.env.BENCH_KERNEL_FLAGS)
+    flags.push(...process.env.BENCH_KERNEL_FLAGS.split(' '));
   const child: ChildProcess = spawn(process.execPath, [...flags, fromRoot('dist', 'bench', 'targets', `${name}.js`)], {
     env: { ...process.env, RUNTIME_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -69,7 +72,9 @@ export async function load(base: string, options: LoadOptions): Promise<Figures>
     path: options.path,
     headers: { 'content-type': 'application/json', ...(options.headers ?? {}) },
     ...(options.body !== undefined ? { body: options.body } : {}),
-    ...(options.bodyFor ? { setupRequest: (req: Record<string, unknown>) => ({ ...req, body: (options.bodyFor as () => string)() }) } : {}),
+    ...(options.bodyFor
+      ? { setupRequest: (req: Record<string, unknown>) => ({ ...req, body: (options.bodyFor as () => string)() }) }
+      : {}),
   };
   const connections = options.connections ?? 16;
   await autocannon({ url: base, connections, duration: 1, requests: [request] });
@@ -80,15 +85,36 @@ export async function load(base: string, options: LoadOptions): Promise<Figures>
 function figuresOf(result: Awaited<ReturnType<typeof autocannon>>): Figures {
   return {
     // Whole requests per second, except under a few per second (a loaded machine, heavy requests), where rounding would hide the ratio.
-    rps: result.requests.average >= 100 ? Math.round(result.requests.average) : Math.round(result.requests.average * 100) / 100,
+    rps:
+      result.requests.average >= 100
+        ? Math.round(result.requests.average)
+        : Math.round(result.requests.average * 100) / 100,
     p99_ms: result.latency.p99,
     mean_ms: Math.round(result.latency.mean * 100) / 100,
     errors: result.errors + result.non2xx,
   };
 }
 
+/**
+ * CPU time all PostgreSQL server processes on this machine have run so far, in µs: the database's
+ * share of a run on PostgreSQL (an upper bound: other databases' work on the server counts too).
+ */
+export function postgresCpuMicros(): number {
+  let micros = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') continue;
+      micros += processCpuMicros(Number(pid));
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return micros;
+}
+
 /** CPU time every thread of a process has run so far, in µs (schedstat counts in ns, not in 10 ms ticks as /proc/<pid>/stat does). */
-function processCpuMicros(pid: number): number {
+export function processCpuMicros(pid: number): number {
   let ns = 0;
   for (const task of readdirSync(`/proc/${pid}/task`)) {
     try {
@@ -103,7 +129,9 @@ function processCpuMicros(pid: number): number {
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((p, q) => p - q);
   const middle = sorted.length / 2;
-  return sorted.length % 2 === 1 ? (sorted[Math.floor(middle)] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[Math.floor(middle)] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /** A window's figures, with the target's CPU µs per request served in it. */
@@ -120,14 +148,29 @@ export interface WindowFigures extends Figures {
  * headers costs it more to parse) and whoever else runs, while a target's own CPU time per
  * request is its cost alone.
  */
-export async function interleavedLoad(a: Running, b: Running, options: LoadOptions, rounds: number): Promise<{ a: WindowFigures; b: WindowFigures; ratio: number; ratios: number[]; ratio_cpu: number; ratios_cpu: number[] }> {
+export async function interleavedLoad(
+  a: Running,
+  b: Running,
+  options: LoadOptions,
+  rounds: number,
+): Promise<{
+  a: WindowFigures;
+  b: WindowFigures;
+  ratio: number;
+  ratios: number[];
+  ratio_cpu: number;
+  ratios_cpu: number[];
+}> {
   const request = { method: options.method ?? 'GET', path: options.path, headers: options.headers ?? {} };
   const connections = options.connections ?? 16;
   const window = async (target: Running, seconds: number): Promise<WindowFigures> => {
     const cpuBefore = processCpuMicros(target.pid);
     const result = await autocannon({ url: target.url, connections, duration: seconds, requests: [request] });
     const cpu = processCpuMicros(target.pid) - cpuBefore;
-    return { ...figuresOf(result), cpu_us_per_request: Math.round((cpu / Math.max(1, result.requests.total)) * 100) / 100 };
+    return {
+      ...figuresOf(result),
+      cpu_us_per_request: Math.round((cpu / Math.max(1, result.requests.total)) * 100) / 100,
+    };
   };
   await window(a, 1);
   await window(b, 1);
@@ -146,7 +189,14 @@ export async function interleavedLoad(a: Running, b: Running, options: LoadOptio
     ratios.push(ratio(fa.rps, fb.rps));
     ratiosCpu.push(ratio(fb.cpu_us_per_request, fa.cpu_us_per_request));
   }
-  return { a: bestA as WindowFigures, b: bestB as WindowFigures, ratio: Math.round(median(ratios) * 1000) / 1000, ratios, ratio_cpu: Math.round(median(ratiosCpu) * 1000) / 1000, ratios_cpu: ratiosCpu };
+  return {
+    a: bestA as WindowFigures,
+    b: bestB as WindowFigures,
+    ratio: Math.round(median(ratios) * 1000) / 1000,
+    ratios,
+    ratio_cpu: Math.round(median(ratiosCpu) * 1000) / 1000,
+    ratios_cpu: ratiosCpu,
+  };
 }
 
 /** Sequential single-connection latency: the figure for "within N× the latency of". */
@@ -172,7 +222,12 @@ export async function latency(base: string, options: LoadOptions & { count: numb
  * Median latencies of two requests sent alternately on one connection, so machine noise falls
  * on both alike: the figure for "A within N× the latency of B".
  */
-export async function pairedLatency(base: string, a: LoadOptions, b: LoadOptions, count: number): Promise<{ a: number; b: number }> {
+export async function pairedLatency(
+  base: string,
+  a: LoadOptions,
+  b: LoadOptions,
+  count: number,
+): Promise<{ a: number; b: number }> {
   const once = async (options: LoadOptions): Promise<number> => {
     const started = process.hrtime.bigint();
     const res = await fetch(base + options.path, {
@@ -223,7 +278,7 @@ function procStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 }
 
 /** CPU time (user + system, all threads) the process has used so far, in ms. */
-function procCpuMs(pid: number): number {
+export function procCpuMs(pid: number): number {
   // Fields after the command name: utime and stime are the 12th and 13th, in clock ticks (100 Hz on Linux).
   const fields = (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] as string).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
@@ -276,8 +331,10 @@ export async function bootProcess(env: Record<string, string | undefined>, idleM
     let readyMs: number | undefined;
     let cpuMs = 0;
     while (readyMs === undefined) {
-      if (exitCode !== undefined) throw new Error(`the kernel exited with ${exitCode} before it was ready: ${stderr.trim()}`);
-      if (Number(process.hrtime.bigint() - started) / 1e6 > 60_000) throw new Error('the kernel was not ready within 60 s');
+      if (exitCode !== undefined)
+        throw new Error(`the kernel exited with ${exitCode} before it was ready: ${stderr.trim()}`);
+      if (Number(process.hrtime.bigint() - started) / 1e6 > 60_000)
+        throw new Error('the kernel was not ready within 60 s');
       try {
         const res = await fetch(`http://127.0.0.1:${port}/ready`);
         await res.arrayBuffer();
@@ -291,7 +348,14 @@ export async function bootProcess(env: Record<string, string | undefined>, idleM
       if (readyMs === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
     }
     await new Promise((resolve) => setTimeout(resolve, idleMs));
-    return { ready_ms: readyMs, cpu_ms: cpuMs, rss_idle_mb: procStatus(pid, 'VmRSS'), rss_peak_mb: procStatus(pid, 'VmHWM'), ...(phases ? { phases_ms: phases } : {}), ...(phasesCpu ? { phases_cpu_ms: phasesCpu } : {}) };
+    return {
+      ready_ms: readyMs,
+      cpu_ms: cpuMs,
+      rss_idle_mb: procStatus(pid, 'VmRSS'),
+      rss_peak_mb: procStatus(pid, 'VmHWM'),
+      ...(phases ? { phases_ms: phases } : {}),
+      ...(phasesCpu ? { phases_cpu_ms: phasesCpu } : {}),
+    };
   } finally {
     if (exitCode === undefined) {
       child.kill('SIGTERM');

@@ -43,7 +43,11 @@ let ms = Date.now();
 function batchIds(contiguous: boolean): string[] {
   ms += 1;
   const prefix = `msg_${ms.toString(36).padStart(9, '0')}00${randomBytes(7).toString('hex').slice(0, 13)}`;
-  return Array.from({ length: N }, (_, i) => (contiguous ? prefix + i.toString(16).padStart(3, '0') : `msg_${ms.toString(36).padStart(9, '0')}${i.toString(36).padStart(2, '0')}${randomBytes(8).toString('hex')}`));
+  return Array.from({ length: N }, (_, i) =>
+    contiguous
+      ? prefix + i.toString(16).padStart(3, '0')
+      : `msg_${ms.toString(36).padStart(9, '0')}${i.toString(36).padStart(2, '0')}${randomBytes(8).toString('hex')}`,
+  );
 }
 
 interface Variant {
@@ -58,7 +62,18 @@ const perMessage = (name: string, setup: string[]): Variant => ({
   async write(db, offset) {
     const ids = batchIds(false);
     await db.transaction((trx) =>
-      trx.raw(INSERT, ['t', 'u', 'bench', new Date(), Array(N).fill(0), ids.map((_, i) => offset + i), ids, Array(N).fill(null), 't', 'u'] as Knex.RawBinding[]),
+      trx.raw(INSERT, [
+        't',
+        'u',
+        'bench',
+        new Date(),
+        Array(N).fill(0),
+        ids.map((_, i) => offset + i),
+        ids,
+        Array(N).fill(null),
+        't',
+        'u',
+      ] as Knex.RawBinding[]),
     );
   },
 });
@@ -69,7 +84,20 @@ const perBatch = (name: string, setup: string[], withIds: boolean): Variant => (
   async write(db, offset) {
     const ids = batchIds(true);
     await db.transaction((trx) =>
-      trx.raw(BATCH_INSERT, ['t', 'u', ids[0], ids[N - 1], 'bench', new Date(), Array(N).fill(0), ids.map((_, i) => offset + i), withIds ? ids : null, null, 't', 'u'] as Knex.RawBinding[]),
+      trx.raw(BATCH_INSERT, [
+        't',
+        'u',
+        ids[0],
+        ids[N - 1],
+        'bench',
+        new Date(),
+        Array(N).fill(0),
+        ids.map((_, i) => offset + i),
+        withIds ? ids : null,
+        null,
+        't',
+        'u',
+      ] as Knex.RawBinding[]),
     );
   },
 });
@@ -91,7 +119,22 @@ const variants: Variant[] = [
     async write(db, offset) {
       const ids = batchIds(true);
       const offsets = ids.map((_, i) => offset + i);
-      await db.transaction((trx) => trx.raw(RUNS_INSERT, ['t', ids[N - 1], ids[0], 'u', 'bench', new Date(), offsets[0], offsets[N - 1], Array(N).fill(0), offsets, 't', 'u'] as Knex.RawBinding[]));
+      await db.transaction((trx) =>
+        trx.raw(RUNS_INSERT, [
+          't',
+          ids[N - 1],
+          ids[0],
+          'u',
+          'bench',
+          new Date(),
+          offsets[0],
+          offsets[N - 1],
+          Array(N).fill(0),
+          offsets,
+          't',
+          'u',
+        ] as Knex.RawBinding[]),
+      );
     },
   },
   {
@@ -100,13 +143,36 @@ const variants: Variant[] = [
     async write(db, offset) {
       const ids = batchIds(true);
       const offsets = ids.map((_, i) => offset + i);
-      await db.transaction((trx) => trx.raw(RUNS_INSERT, ['t', ids[N - 1], ids[0], 'u', 'bench', new Date(), offsets[0], offsets[N - 1], Array(N).fill(0), offsets, 't', 'u'] as Knex.RawBinding[]));
+      await db.transaction((trx) =>
+        trx.raw(RUNS_INSERT, [
+          't',
+          ids[N - 1],
+          ids[0],
+          'u',
+          'bench',
+          new Date(),
+          offsets[0],
+          offsets[N - 1],
+          Array(N).fill(0),
+          offsets,
+          't',
+          'u',
+        ] as Knex.RawBinding[]),
+      );
     },
   },
-  { name: 'empty transaction (floor)', setup: [], async write(db) { await db.transaction((trx) => trx.raw('SELECT 1 FROM ss WHERE tenant_id = ? AND uid = ?', ['t', 'u'])); } },
+  {
+    name: 'empty transaction (floor)',
+    setup: [],
+    async write(db) {
+      await db.transaction((trx) => trx.raw('SELECT 1 FROM ss WHERE tenant_id = ? AND uid = ?', ['t', 'u']));
+    },
+  },
 ];
 
-const database = process.env.DATABASE_URL ? { url: process.env.DATABASE_URL, schema: `idx_${randomBytes(3).toString('hex')}` } : { data_dir: mkdtempSync(join(tmpdir(), 'idx-db-')) };
+const database = process.env.DATABASE_URL
+  ? { url: process.env.DATABASE_URL, schema: `idx_${randomBytes(3).toString('hex')}` }
+  : { data_dir: mkdtempSync(join(tmpdir(), 'idx-db-')) };
 const db = await connectDatabase({ pool_max: 2, ready_timeout_ms: 5000, ...database } as never);
 const only = process.argv[2];
 try {
@@ -126,10 +192,13 @@ try {
     }
     times.sort((a, b) => a - b);
     const mean = times.reduce((a, b) => a + b, 0) / times.length;
-    process.stdout.write(`${v.name.padEnd(66)} mean ${mean.toFixed(3)} ms  median ${times[times.length >> 1]!.toFixed(3)} ms  p90 ${times[Math.floor(times.length * 0.9)]!.toFixed(3)} ms\n`);
+    process.stdout.write(
+      `${v.name.padEnd(66)} mean ${mean.toFixed(3)} ms  median ${times[times.length >> 1]!.toFixed(3)} ms  p90 ${times[Math.floor(times.length * 0.9)]!.toFixed(3)} ms\n`,
+    );
   }
 } finally {
   await db.knex.raw('DROP TABLE IF EXISTS mi, mb, mr, ss');
-  if (process.env.DATABASE_URL) await db.knex.raw(`DROP SCHEMA IF EXISTS ${(database as { schema: string }).schema} CASCADE`);
+  if (process.env.DATABASE_URL)
+    await db.knex.raw(`DROP SCHEMA IF EXISTS ${(database as { schema: string }).schema} CASCADE`);
   await db.close();
 }

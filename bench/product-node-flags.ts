@@ -7,7 +7,8 @@ import { fromRoot } from '../kernel/paths.js';
  * between `node` and the script count.
  */
 export function productNodeFlags(): string[] {
-  const scripts = (JSON.parse(readFileSync(fromRoot('package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
+  const scripts =
+    (JSON.parse(readFileSync(fromRoot('package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
   const words = (scripts.start ?? '').split(/\s+/);
   const node = words.indexOf('node');
   if (node === -1) return [];

@@ -17,15 +17,19 @@ for (const scenario of scenarios) {
     database: process.env.DATABASE_URL
       ? { url: process.env.DATABASE_URL, schema: `bench_${randomBytes(4).toString('hex')}` }
       : { data_dir: mkdtempSync(join(tmpdir(), 'bench-db-')) },
+    earlier: results,
   };
   process.stdout.write(`\n## ${scenario.name}: ${scenario.title}\n`);
   try {
     const figures = await scenario.run(context);
     results[scenario.name] = figures;
-    for (const [key, value] of Object.entries(figures)) process.stdout.write(`  ${key.padEnd(34)} ${JSON.stringify(value)}\n`);
+    for (const [key, value] of Object.entries(figures))
+      process.stdout.write(`  ${key.padEnd(34)} ${JSON.stringify(value)}\n`);
   } catch (err) {
     results[scenario.name] = { error: (err as Error).message };
     process.stdout.write(`  failed: ${(err as Error).stack ?? String(err)}\n`);
   }
 }
-process.stdout.write(`\n${JSON.stringify({ bench: results, database: process.env.DATABASE_URL ? 'postgres' : 'embedded', at: new Date().toISOString() })}\n`);
+process.stdout.write(
+  `\n${JSON.stringify({ bench: results, database: process.env.DATABASE_URL ? 'postgres' : 'embedded', at: new Date().toISOString() })}\n`,
+);

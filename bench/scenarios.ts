@@ -5,16 +5,36 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migratedTemplates, templateKept } from '../kernel/db/embedded.js';
 import { fromRoot } from '../kernel/paths.js';
+import { firstStart } from './first-start.js';
 import { opsScenario } from './ops.js';
+import { noderedScenario } from './nodered.js';
 import { runtimeScenario } from './runtime.js';
 import { bpmnScenario } from './bpmn.js';
 import { streamsScenario } from './streams.js';
 import { studioScenario } from './studio.js';
-import { bootProcess, interleavedLoad, startTarget, load, latency, pairedLatency, ratio, type BootFigures, type Figures, type LoadOptions, type Running } from './harness.js';
+import { consoleScenario } from './console.js';
+import { sqlSnapshotScenario } from './sql-snapshot.js';
+import {
+  bootProcess,
+  interleavedLoad,
+  startTarget,
+  load,
+  latency,
+  pairedLatency,
+  ratio,
+  type BootFigures,
+  type Figures,
+  type LoadOptions,
+  type Running,
+} from './harness.js';
 
 export interface BenchContext {
   database: Record<string, string>;
+  /** Figures of the scenarios this run measured before, by name (for ratios across scenarios). */
+  earlier?: Record<string, unknown>;
 }
+
+const loadAverage = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
 export interface Scenario {
   name: string;
@@ -28,7 +48,11 @@ function kernelEnv(context: BenchContext, overrides: Record<string, unknown> = {
   return { BENCH_OVERRIDES: JSON.stringify({ ...KERNEL_BASE, database: context.database, ...overrides }) };
 }
 
-async function withTarget<T>(name: string, env: Record<string, string>, work: (target: Running) => Promise<T>): Promise<T> {
+async function withTarget<T>(
+  name: string,
+  env: Record<string, string>,
+  work: (target: Running) => Promise<T>,
+): Promise<T> {
   const target = await startTarget(name, env);
   try {
     return await work(target);
@@ -54,7 +78,10 @@ async function bestRounds<K extends string>(runners: Record<K, () => Promise<Fig
 }
 
 /** Runs kernel and baseline twice each (kernel first, then baseline first), keeping each side's best round. */
-function compare(kernel: () => Promise<Figures>, baseline: () => Promise<Figures>): Promise<{ kernel: Figures; baseline: Figures }> {
+function compare(
+  kernel: () => Promise<Figures>,
+  baseline: () => Promise<Figures>,
+): Promise<{ kernel: Figures; baseline: Figures }> {
   return bestRounds({ kernel, baseline });
 }
 
@@ -63,7 +90,12 @@ async function seedComponents(url: string, count: number, headers: Record<string
     const res = await fetch(`${url}/components`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify({ id: `seed-${String(i).padStart(5, '0')}`, name: `Seed ${i}`, type: 'passthrough', tags: ['bench'] }),
+      body: JSON.stringify({
+        id: `seed-${String(i).padStart(5, '0')}`,
+        name: `Seed ${i}`,
+        type: 'passthrough',
+        tags: ['bench'],
+      }),
     });
     if (res.status !== 201 && res.status !== 409) throw new Error(`seeding answered ${res.status}`);
   }
@@ -71,7 +103,14 @@ async function seedComponents(url: string, count: number, headers: Record<string
 
 function summary(result: { kernel: Figures; baseline: Figures }, target: number): Record<string, unknown> {
   const r = ratio(result.kernel.rps, result.baseline.rps);
-  return { kernel: result.kernel, baseline: result.baseline, ratio_rps: r, ratio_p99: ratio(result.kernel.p99_ms, result.baseline.p99_ms), target_rps_ratio: target, meets_target: r >= target };
+  return {
+    kernel: result.kernel,
+    baseline: result.baseline,
+    ratio_rps: r,
+    ratio_p99: ratio(result.kernel.p99_ms, result.baseline.p99_ms),
+    target_rps_ratio: target,
+    meets_target: r >= target,
+  };
 }
 
 // Many short windows rather than few long ones: a neighbour's burst spoils one round of a
@@ -86,8 +125,14 @@ const health: Scenario = {
     const options: LoadOptions = { path: '/health', seconds: HEALTH_WINDOW_SECONDS };
     return withTarget('kernel', kernelEnv(context), async (kernel) => {
       const body = await (await fetch(`${kernel.url}/health`)).text();
-      const result = await withTarget('bare-koa', { BENCH_HEALTH_BODY: body }, (baseline) => interleavedLoad(kernel, baseline, options, HEALTH_ROUNDS));
-      const floor = await withTarget('bare-koa', { BENCH_HEALTH_BODY: body, BENCH_HEALTH_HEADERS: 'spec' }, (baseline) => interleavedLoad(kernel, baseline, options, HEALTH_ROUNDS));
+      const result = await withTarget('bare-koa', { BENCH_HEALTH_BODY: body }, (baseline) =>
+        interleavedLoad(kernel, baseline, options, HEALTH_ROUNDS),
+      );
+      const floor = await withTarget(
+        'bare-koa',
+        { BENCH_HEALTH_BODY: body, BENCH_HEALTH_HEADERS: 'spec' },
+        (baseline) => interleavedLoad(kernel, baseline, options, HEALTH_ROUNDS),
+      );
       return {
         load_average: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
         kernel: result.a,
@@ -117,7 +162,8 @@ const componentsList: Scenario = {
     const options: LoadOptions = { path: '/components' };
     const result = await compare(
       () => withTarget('kernel', kernelEnv(context), (t) => load(t.url, options)),
-      () => withTarget('handwritten', { BENCH_DATABASE: JSON.stringify(context.database) }, (t) => load(t.url, options)),
+      () =>
+        withTarget('handwritten', { BENCH_DATABASE: JSON.stringify(context.database) }, (t) => load(t.url, options)),
     );
     return summary(result, 0.9);
   },
@@ -127,7 +173,11 @@ const FULL = { plugins: ['system', 'identity', 'audit', 'logs', 'components', 'a
 const ADMIN = { tenant_id: 'default', username: 'admin', password: 'test-admin-password-0000' };
 
 async function json(url: string, method: string, body: unknown, headers: Record<string, string> = {}): Promise<any> {
-  const res = await fetch(url, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   const parsed = (await res.json()) as unknown;
   if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}: ${JSON.stringify(parsed)}`);
   return parsed;
@@ -136,13 +186,19 @@ async function json(url: string, method: string, body: unknown, headers: Record<
 /** Logs in as the bootstrap admin and mints an API token with the given roles. */
 async function apiToken(url: string, roles: string[]): Promise<string> {
   const login = await json(`${url}/auth/login`, 'POST', ADMIN);
-  const minted = await json(`${url}/api-tokens`, 'POST', { tenant_id: 'default', name: `bench-${Date.now()}`, roles, expires_in_days: 1 }, { authorization: `Bearer ${login.access_token}` });
+  const minted = await json(
+    `${url}/api-tokens`,
+    'POST',
+    { tenant_id: 'default', name: `bench-${Date.now()}`, roles, expires_in_days: 1 },
+    { authorization: `Bearer ${login.access_token}` },
+  );
   return minted.secret as string;
 }
 
 const tokenList: Scenario = {
   name: 'token_list',
-  title: 'GET /components with an API token: kernel (identity, audit, all plugins) vs hand-written Koa handler doing the same token lookup and query (target ≥ 0.9×)',
+  title:
+    'GET /components with an API token: kernel (identity, audit, all plugins) vs hand-written Koa handler doing the same token lookup and query (target ≥ 0.9×)',
   async run(context) {
     const token = await withTarget('kernel', kernelEnv(context, FULL), async (t) => {
       const secret = await apiToken(t.url, ['admin']);
@@ -152,7 +208,10 @@ const tokenList: Scenario = {
     const options: LoadOptions = { path: '/components', headers: { authorization: `Bearer ${token}` } };
     const result = await compare(
       () => withTarget('kernel', kernelEnv(context, FULL), (t) => load(t.url, options)),
-      () => withTarget('handwritten', { BENCH_DATABASE: JSON.stringify(context.database), BENCH_AUTH: 'token' }, (t) => load(t.url, options)),
+      () =>
+        withTarget('handwritten', { BENCH_DATABASE: JSON.stringify(context.database), BENCH_AUTH: 'token' }, (t) =>
+          load(t.url, options),
+        ),
     );
     return summary(result, 0.9);
   },
@@ -161,7 +220,11 @@ const tokenList: Scenario = {
 let sequence = 0;
 const uniqueComponent = (): string => {
   sequence += 1;
-  return JSON.stringify({ id: `c-${process.pid}-${Date.now().toString(36)}-${sequence}`, name: `Created ${sequence}`, type: 'passthrough' });
+  return JSON.stringify({
+    id: `c-${process.pid}-${Date.now().toString(36)}-${sequence}`,
+    name: `Created ${sequence}`,
+    type: 'passthrough',
+  });
 };
 
 /** POST /components with a fresh component and idempotency key in each body, as `token`. */
@@ -172,7 +235,10 @@ function keyedCreates(token: string, keyPrefix: string): LoadOptions {
     method: 'POST',
     bodyFor: () => {
       key += 1;
-      return uniqueComponent().replace(/^\{/, `{"idempotency_key":"${keyPrefix}-${process.pid}-${Date.now().toString(36)}-${key}",`);
+      return uniqueComponent().replace(
+        /^\{/,
+        `{"idempotency_key":"${keyPrefix}-${process.pid}-${Date.now().toString(36)}-${key}",`,
+      );
     },
     headers: { authorization: `Bearer ${token}` },
     connections: 8,
@@ -181,41 +247,63 @@ function keyedCreates(token: string, keyPrefix: string): LoadOptions {
 
 const auditedCreate: Scenario = {
   name: 'audited_create',
-  title: 'POST /components, audited and idempotent (Idempotency-Key), with an API token: kernel vs hand-written Koa handler doing only the INSERT (target ≥ 0.7×)',
+  title:
+    'POST /components, audited and idempotent (Idempotency-Key), with an API token: kernel vs hand-written Koa handler doing only the INSERT (target ≥ 0.7×)',
   async run(context) {
     const token = await withTarget('kernel', kernelEnv(context, FULL), (t) => apiToken(t.url, ['admin']));
     const kernelOptions = keyedCreates(token, 'k');
-    const baselineOptions: LoadOptions = { path: '/components', method: 'POST', bodyFor: uniqueComponent, connections: 8 };
+    const baselineOptions: LoadOptions = {
+      path: '/components',
+      method: 'POST',
+      bodyFor: uniqueComponent,
+      connections: 8,
+    };
     const result = await compare(
       () => withTarget('kernel', kernelEnv(context, FULL), (t) => load(t.url, kernelOptions)),
-      () => withTarget('handwritten', { BENCH_DATABASE: JSON.stringify(context.database) }, (t) => load(t.url, baselineOptions)),
+      () =>
+        withTarget('handwritten', { BENCH_DATABASE: JSON.stringify(context.database) }, (t) =>
+          load(t.url, baselineOptions),
+        ),
     );
-    return summary(result, 0.7);
+    return { ...summary(result, 0.7), load_average: loadAverage() };
   },
 };
 
 /**
  * Not a target of its own: the ceiling for audited_create on this machine. Hand-written
  * handlers make only the writes the guarantees need (bench/targets/write-floor.ts), against the
- * same bare INSERT; no pipeline can beat them.
+ * same bare INSERT; no pipeline can beat them. Run after audited_create in the same run
+ * (`npm run bench audited_create write_floor`), it also gives the kernel's keyed write against
+ * the fused floor: one statement each, so the ratio is what the pipeline costs (target ≥ 0.9×).
  */
 const writeFloor: Scenario = {
   name: 'write_floor',
-  title: 'The floor under audited_create: hand-written handlers making only the writes it needs (kernel statements one by one; all writes fused into one statement) vs the bare INSERT',
+  title:
+    'The floor under audited_create: hand-written handlers making only the writes it needs (kernel statements one by one; all writes fused into one statement) vs the bare INSERT',
   async run(context) {
     const token = await withTarget('kernel', kernelEnv(context, FULL), (t) => apiToken(t.url, ['admin']));
     const keyed = keyedCreates(token, 'f');
     const databaseEnv = { BENCH_DATABASE: JSON.stringify(context.database) };
     const best = await bestRounds({
-      statements: () => withTarget('write-floor', { ...databaseEnv, BENCH_FLOOR: 'statements' }, (t) => load(t.url, keyed)),
+      statements: () =>
+        withTarget('write-floor', { ...databaseEnv, BENCH_FLOOR: 'statements' }, (t) => load(t.url, keyed)),
       fused: () => withTarget('write-floor', { ...databaseEnv, BENCH_FLOOR: 'fused' }, (t) => load(t.url, keyed)),
       baseline: () => withTarget('handwritten', databaseEnv, (t) => load(t.url, { ...keyed, headers: {} })),
     });
+    const keyedWrite = (context.earlier?.audited_create as { kernel?: Figures } | undefined)?.kernel;
     return {
       ...best,
       ratio_statements: ratio(best.statements.rps, best.baseline.rps),
       ratio_fused: ratio(best.fused.rps, best.baseline.rps),
       target_of_audited_create: 0.7,
+      ...(keyedWrite
+        ? {
+            ratio_vs_fused_floor: ratio(keyedWrite.rps, best.fused.rps),
+            target_vs_fused_floor: 0.9,
+            meets_target_vs_fused_floor: ratio(keyedWrite.rps, best.fused.rps) >= 0.9,
+          }
+        : {}),
+      load_average: loadAverage(),
     };
   },
 };
@@ -276,7 +364,10 @@ const auditDeepPage: Scenario = {
       let cursor: string | null = null;
       let served = 0;
       while (served < AUDIT_ROWS - 100) {
-        const res: Response = await fetch(`${t.url}/audit?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers });
+        const res: Response = await fetch(
+          `${t.url}/audit?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+          { headers },
+        );
         const page = (await res.json()) as { items: unknown[] };
         served += page.items.length;
         cursor = res.headers.get('x-next-cursor');
@@ -284,37 +375,80 @@ const auditDeepPage: Scenario = {
       }
       if (!cursor) throw new Error(`the trail ended after ${served} rows`);
       const first = await latency(t.url, { path: '/audit?limit=100', headers, count: 200 });
-      const deep = await latency(t.url, { path: `/audit?limit=100&cursor=${encodeURIComponent(cursor)}`, headers, count: 200 });
-      return { rows: AUDIT_ROWS, seed_seconds: seedSeconds, deep_position: served, first_page_ms: first, deep_page_ms: deep, ratio: ratio(deep, first), target_ratio_max: 1.2, meets_target: deep / first <= 1.2 };
+      const deep = await latency(t.url, {
+        path: `/audit?limit=100&cursor=${encodeURIComponent(cursor)}`,
+        headers,
+        count: 200,
+      });
+      return {
+        rows: AUDIT_ROWS,
+        seed_seconds: seedSeconds,
+        deep_position: served,
+        first_page_ms: first,
+        deep_page_ms: deep,
+        ratio: ratio(deep, first),
+        target_ratio_max: 1.2,
+        meets_target: deep / first <= 1.2,
+      };
     });
   },
 };
 
 const mcpCall: Scenario = {
   name: 'mcp_tools_call',
-  title: 'MCP tools/call of listComponents vs the same REST call, median latency of sequential requests (target ≤ 1.2×)',
+  title:
+    'MCP tools/call of listComponents vs the same REST call, median latency of sequential requests (target ≤ 1.2×)',
   async run(context) {
     return withTarget('kernel', kernelEnv(context, FULL), async (t) => {
       const token = await apiToken(t.url, ['admin']);
       await seedComponents(t.url, 150, { authorization: `Bearer ${token}` });
-      const headers = { authorization: `Bearer ${token}`, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
-      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'listComponents', arguments: {} } });
-      const { a: mcp, b: rest } = await pairedLatency(t.url, { path: '/agent/mcp', method: 'POST', body, headers }, { path: '/components', headers }, 1500);
-      return { rest_ms: rest, mcp_ms: mcp, ratio: ratio(mcp, rest), target_ratio_max: 1.2, meets_target: mcp / rest <= 1.2 };
+      const headers = {
+        authorization: `Bearer ${token}`,
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+      };
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'listComponents', arguments: {} },
+      });
+      const { a: mcp, b: rest } = await pairedLatency(
+        t.url,
+        { path: '/agent/mcp', method: 'POST', body, headers },
+        { path: '/components', headers },
+        1500,
+      );
+      return {
+        rest_ms: rest,
+        mcp_ms: mcp,
+        ratio: ratio(mcp, rest),
+        target_ratio_max: 1.2,
+        meets_target: mcp / rest <= 1.2,
+      };
     });
   },
 };
 
-
 const BOOT_IDLE_MS = Number(process.env.BENCH_BOOT_IDLE_MS ?? 10_000);
 const BOOT_ROUNDS = Number(process.env.BENCH_BOOT_ROUNDS ?? 2);
-const BOOT_POSTGRES = process.env.BENCH_POSTGRES_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const BOOT_POSTGRES =
+  process.env.BENCH_POSTGRES_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const BOOT_BUDGETS = { local: { ready_ms: 2000, rss_idle_mb: 200 }, production: { ready_ms: 1000, rss_idle_mb: 120 } };
 
 /** The environment of a real start, without what the bench itself was started with. */
 function startEnv(profile: 'local' | 'production'): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = { ...process.env, RUNTIME_PROFILE: profile };
-  for (const name of ['DATABASE_URL', 'RUNTIME_DATA_DIR', 'RUNTIME_LOG_LEVEL', 'RUNTIME_AUTH_MODE', 'RUNTIME_PLUGINS', 'RUNTIME_ADMIN_PASSWORD', 'BENCH_OVERRIDES']) delete env[name];
+  for (const name of [
+    'DATABASE_URL',
+    'RUNTIME_DATA_DIR',
+    'RUNTIME_LOG_LEVEL',
+    'RUNTIME_AUTH_MODE',
+    'RUNTIME_PLUGINS',
+    'RUNTIME_ADMIN_PASSWORD',
+    'BENCH_OVERRIDES',
+  ])
+    delete env[name];
   return env;
 }
 
@@ -356,7 +490,10 @@ async function bootProduction(): Promise<{ fresh: BootFigures; restart: BootFigu
   }
 }
 
-function bootSummary(rounds: BootFigures[], budget: { ready_ms: number; rss_idle_mb: number }): Record<string, unknown> {
+function bootSummary(
+  rounds: BootFigures[],
+  budget: { ready_ms: number; rss_idle_mb: number },
+): Record<string, unknown> {
   // Time: the best round (a shared machine only ever adds to it). Memory: the worst round.
   const ready = Math.min(...rounds.map((r) => r.ready_ms));
   const rss = Math.max(...rounds.map((r) => r.rss_idle_mb));
@@ -376,7 +513,7 @@ function bootSummary(rounds: BootFigures[], budget: { ready_ms: number; rss_idle
 
 const boot: Scenario = {
   name: 'boot',
-  title: `Start of the real process (node dist/kernel/main.js) to GET /ready = 200, and its RSS after ${BOOT_IDLE_MS / 1000} s idle: local profile on a fresh data dir (budget ≤ 2 s, ≤ 200 MB), production profile on a fresh PostgreSQL schema, no bootstrap admin (budget ≤ 1 s, ≤ 120 MB)`,
+  title: `Start of the real process (node dist/kernel/main.js) to GET /ready = 200, and its RSS after ${BOOT_IDLE_MS / 1000} s idle: local profile on a fresh data dir (budget ≤ 2 s, ≤ 200 MB), production profile on a fresh PostgreSQL schema, no bootstrap admin (budget ≤ 1 s, ≤ 120 MB); and the first npm start of a fresh clone after the install's prepare script`,
   async run() {
     const figures: Record<string, unknown> = {
       // The embedded database copies a kept initialised cluster; the first start of an installation builds it.
@@ -407,6 +544,21 @@ const boot: Scenario = {
         }
       }
     }
+    // What the README promises: the very first `npm start` of a fresh clone, once `npm ci` has
+    // run the prepare script (a clone of this commit, its own node_modules/.cache).
+    figures.local_first_start_after_install = await firstStart(startEnv('local'), true).then(
+      (first) => ({
+        ...first,
+        budget_ms: BOOT_BUDGETS.local.ready_ms,
+        meets_budget: first.ready_ms <= BOOT_BUDGETS.local.ready_ms,
+        meets_budget_in_cpu_time: first.cpu_ms <= BOOT_BUDGETS.local.ready_ms,
+      }),
+      (err: Error) => ({ error: err.message }),
+    );
+    if (process.env.BENCH_BOOT_WITHOUT_PREPARE === '1')
+      figures.local_first_start_without_prepare = await firstStart(startEnv('local'), false).catch((err: Error) => ({
+        error: err.message,
+      }));
     figures.local = bootSummary(local, BOOT_BUDGETS.local);
     figures.local_restart = bootSummary(restarts, BOOT_BUDGETS.local);
     figures.production = postgres ?? bootSummary(production, BOOT_BUDGETS.production);
@@ -416,9 +568,15 @@ const boot: Scenario = {
     const modules = await floorPart('modules');
     const pglite = await floorPart('pglite');
     const localReady = (figures.local as { ready_ms: number }).ready_ms;
-    figures.floor = { modules_ms: modules.ms, modules_cpu_ms: modules.cpu_ms, pglite_start_ms: pglite.start_ms, pglite_start_cpu_ms: pglite.start_cpu_ms };
+    figures.floor = {
+      modules_ms: modules.ms,
+      modules_cpu_ms: modules.cpu_ms,
+      pglite_start_ms: pglite.start_ms,
+      pglite_start_cpu_ms: pglite.start_cpu_ms,
+    };
     figures.local_over_floor_ms = localReady - (modules.ms as number) - (pglite.start_ms as number);
-    if (typeof figures.production !== 'string') figures.production_over_floor_ms = (figures.production as { ready_ms: number }).ready_ms - (modules.ms as number);
+    if (typeof figures.production !== 'string')
+      figures.production_over_floor_ms = (figures.production as { ready_ms: number }).ready_ms - (modules.ms as number);
     return figures;
   },
 };
@@ -428,7 +586,10 @@ function floorPart(part: string): Promise<Record<string, number>> {
   return new Promise((resolve, reject) => {
     const env: Record<string, string | undefined> = { ...process.env, BENCH_FLOOR: part };
     delete env.DATABASE_URL;
-    const child = spawn(process.execPath, [fromRoot('dist', 'bench', 'targets', 'boot-floor.js')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [fromRoot('dist', 'bench', 'targets', 'boot-floor.js')], {
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.once('exit', (code) => {
@@ -447,7 +608,8 @@ function floorPart(part: string): Promise<Record<string, number>> {
  */
 const bootFloor: Scenario = {
   name: 'boot_floor',
-  title: 'The floor under the boot budgets: empty Node process, module loading alone, bare PGlite start + every migration, the bootstrap scrypt hash (each in a fresh process, best of rounds)',
+  title:
+    'The floor under the boot budgets: empty Node process, module loading alone, bare PGlite start + every migration, the bootstrap scrypt hash (each in a fresh process, best of rounds)',
   async run() {
     const rounds = Number(process.env.BENCH_FLOOR_ROUNDS ?? 3);
     const best: Record<string, Record<string, number>> = {};
@@ -473,4 +635,22 @@ const bootFloor: Scenario = {
   },
 };
 
-export const scenarios: Scenario[] = [health, componentsList, tokenList, auditedCreate, writeFloor, auditDeepPage, mcpCall, boot, bootFloor, streamsScenario, opsScenario, studioScenario, runtimeScenario, bpmnScenario];
+export const scenarios: Scenario[] = [
+  health,
+  componentsList,
+  tokenList,
+  auditedCreate,
+  writeFloor,
+  auditDeepPage,
+  mcpCall,
+  boot,
+  bootFloor,
+  streamsScenario,
+  opsScenario,
+  studioScenario,
+  runtimeScenario,
+  noderedScenario,
+  bpmnScenario,
+  consoleScenario,
+  sqlSnapshotScenario,
+];

@@ -6,17 +6,31 @@ import type { BenchContext, Scenario } from './scenarios.js';
 
 /** 100 messages of about 1 KiB each, as one publish body. */
 const VALUE = randomBytes(500).toString('hex');
-const BATCH = JSON.stringify({ messages: Array.from({ length: 100 }, (_, i) => ({ key: `k${i % 10}`, value: VALUE })) });
+const BATCH = JSON.stringify({
+  messages: Array.from({ length: 100 }, (_, i) => ({ key: `k${i % 10}`, value: VALUE })),
+});
 const CONNECTIONS = 16;
 // Long enough windows that a loaded machine (a publish taking seconds) still completes a fair sample.
 const SECONDS = 10;
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
 function kernelEnv(context: BenchContext, streams: Record<string, unknown>): Record<string, string> {
-  return { BENCH_OVERRIDES: JSON.stringify({ plugins: ['system', 'audit', 'streams'], auth: { mode: 'none' }, log: { level: 'warn' }, database: context.database, settings: { streams } }) };
+  return {
+    BENCH_OVERRIDES: JSON.stringify({
+      plugins: ['system', 'audit', 'streams'],
+      auth: { mode: 'none' },
+      log: { level: 'warn' },
+      database: context.database,
+      settings: { streams },
+    }),
+  };
 }
 
-async function withTarget<T>(name: string, env: Record<string, string>, work: (target: Running) => Promise<T>): Promise<T> {
+async function withTarget<T>(
+  name: string,
+  env: Record<string, string>,
+  work: (target: Running) => Promise<T>,
+): Promise<T> {
   const target = await startTarget(name, env);
   try {
     return await work(target);
@@ -26,11 +40,21 @@ async function withTarget<T>(name: string, env: Record<string, string>, work: (t
 }
 
 async function createBenchStream(url: string): Promise<void> {
-  const res = await fetch(`${url}/streams`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'bench', name: 'bench' }) });
+  const res = await fetch(`${url}/streams`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ id: 'bench', name: 'bench' }),
+  });
   if (res.status !== 201 && res.status !== 409) throw new Error(`creating the bench stream answered ${res.status}`);
 }
 
-const publish = { path: '/streams/bench/messages', method: 'POST', body: BATCH, connections: CONNECTIONS, seconds: SECONDS };
+const publish = {
+  path: '/streams/bench/messages',
+  method: 'POST',
+  body: BATCH,
+  connections: CONNECTIONS,
+  seconds: SECONDS,
+};
 
 /** A JetStream stream of its own for the raw publishes and the Koa floor, deleted after. */
 async function withRawStream<T>(work: (subject: string, nc: NatsConnection) => Promise<T>): Promise<T> {
@@ -68,14 +92,26 @@ async function rawWindow(js: JetStreamClient, subject: string, seconds: number):
 
 /** One autocannon window of the publish request on a running target (no warm-up); requests/s. */
 async function httpWindow(url: string, seconds: number): Promise<Figures> {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, requests: [{ method: 'POST', path: publish.path, headers: { 'content-type': 'application/json' }, body: BATCH }] });
-  return { rps: Math.round(result.requests.average * 100) / 100, p99_ms: result.latency.p99, mean_ms: Math.round(result.latency.mean * 100) / 100, errors: result.errors + result.non2xx };
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [{ method: 'POST', path: publish.path, headers: { 'content-type': 'application/json' }, body: BATCH }],
+  });
+  return {
+    rps: Math.round(result.requests.average * 100) / 100,
+    p99_ms: result.latency.p99,
+    mean_ms: Math.round(result.latency.mean * 100) / 100,
+    errors: result.errors + result.non2xx,
+  };
 }
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /**
@@ -107,7 +143,8 @@ async function readRate(url: string): Promise<number> {
  */
 export const streamsScenario: Scenario = {
   name: 'streams',
-  title: 'streams: batch publish vs hand-written INSERT (≥ 0.8×), nats REST vs raw JetStream (≥ 0.7×) and vs a Koa+JetStream floor, read msgs/s',
+  title:
+    'streams: batch publish vs hand-written INSERT (≥ 0.8×), nats REST vs raw JetStream (≥ 0.7×) and vs a Koa+JetStream floor, read msgs/s',
   async run(context) {
     // BENCH_STREAMS_PART=postgres|nats runs one half alone (while working on it); both by default.
     const part = process.env.BENCH_STREAMS_PART;
@@ -122,11 +159,17 @@ async function postgresPart(context: BenchContext): Promise<Record<string, unkno
   const pgEnv = kernelEnv(context, {});
   const best = { kernel: undefined as Figures | undefined, baseline: undefined as Figures | undefined };
   await withTarget('kernel', pgEnv, (t) => createBenchStream(t.url));
-  for (const order of [['kernel', 'baseline'], ['baseline', 'kernel']] as const) {
+  for (const order of [
+    ['kernel', 'baseline'],
+    ['baseline', 'kernel'],
+  ] as const) {
     for (const side of order) {
-      const figures = side === 'kernel'
-        ? await withTarget('kernel', pgEnv, (t) => load(t.url, publish))
-        : await withTarget('streams-baseline', { BENCH_DATABASE: JSON.stringify(context.database) }, (t) => load(t.url, publish));
+      const figures =
+        side === 'kernel'
+          ? await withTarget('kernel', pgEnv, (t) => load(t.url, publish))
+          : await withTarget('streams-baseline', { BENCH_DATABASE: JSON.stringify(context.database) }, (t) =>
+              load(t.url, publish),
+            );
       if (!best[side] || figures.rps > (best[side] as Figures).rps) best[side] = figures;
     }
   }
@@ -166,7 +209,8 @@ async function natsPart(context: BenchContext): Promise<Record<string, unknown>>
         await createBenchStream(kernel.url);
         const js = nc.jetstream();
         const sides = {
-          raw: async () => ({ rps: await rawWindow(js, subject, windowSeconds) }) as Pick<Figures, 'rps'> & Partial<Figures>,
+          raw: async () =>
+            ({ rps: await rawWindow(js, subject, windowSeconds) }) as Pick<Figures, 'rps'> & Partial<Figures>,
           floor: () => httpWindow(floorTarget.url, windowSeconds),
           rest: () => httpWindow(kernel.url, windowSeconds),
         };
@@ -176,7 +220,11 @@ async function natsPart(context: BenchContext): Promise<Record<string, unknown>>
         await httpWindow(kernel.url, 1);
         const best: Record<string, Partial<Figures>> = {};
         const ratios = { rest_raw: [] as number[], rest_floor: [] as number[], floor_raw: [] as number[] };
-        const orders = [['raw', 'floor', 'rest'], ['rest', 'floor', 'raw'], ['floor', 'rest', 'raw']] as const;
+        const orders = [
+          ['raw', 'floor', 'rest'],
+          ['rest', 'floor', 'raw'],
+          ['floor', 'rest', 'raw'],
+        ] as const;
         for (let round = 0; round < rounds; round++) {
           const got: Record<string, number> = {};
           for (const side of orders[round % orders.length] as readonly (keyof typeof sides)[]) {

@@ -15,7 +15,14 @@ const SCRIPT = [
   "console.log('order', order.id, 'total', total);",
   'result = { id: order.id, count: order.items.length, total };',
 ].join('\n');
-const VALUE = { id: 'o-1', items: [{ sku: 'a', price: 2.5, qty: 4 }, { sku: 'b', price: 10, qty: 1 }, { sku: 'c', price: 0.75, qty: 8 }] };
+const VALUE = {
+  id: 'o-1',
+  items: [
+    { sku: 'a', price: 2.5, qty: 4 },
+    { sku: 'b', price: 10, qty: 1 },
+    { sku: 'c', price: 0.75, qty: 8 },
+  ],
+};
 const EXPECTED = { id: 'o-1', count: 3, total: 26 };
 const WORKSPACE = 'bench-run';
 const SAMPLES = Number(process.env.BENCH_STUDIO_SAMPLES ?? 400);
@@ -23,7 +30,14 @@ const CLIENTS = 8;
 const SECONDS = 5;
 
 function kernelEnv(context: BenchContext): Record<string, string> {
-  return { BENCH_OVERRIDES: JSON.stringify({ plugins: ['system', 'audit', 'studio'], auth: { mode: 'none' }, log: { level: 'warn' }, database: context.database }) };
+  return {
+    BENCH_OVERRIDES: JSON.stringify({
+      plugins: ['system', 'audit', 'studio'],
+      auth: { mode: 'none' },
+      log: { level: 'warn' },
+      database: context.database,
+    }),
+  };
 }
 
 /** A database of the audited floor's own, beside the kernel's: PGlite holds one process per directory. */
@@ -33,7 +47,11 @@ function floorDatabase(context: BenchContext): string {
   return JSON.stringify({ data_dir: mkdtempSync(join(tmpdir(), 'bench-studio-floor-')) });
 }
 
-async function withTarget<T>(name: string, env: Record<string, string>, work: (target: Running) => Promise<T>): Promise<T> {
+async function withTarget<T>(
+  name: string,
+  env: Record<string, string>,
+  work: (target: Running) => Promise<T>,
+): Promise<T> {
   const target = await startTarget(name, env);
   try {
     return await work(target);
@@ -50,10 +68,14 @@ interface Call {
 
 async function post(call: Call): Promise<number> {
   const started = process.hrtime.bigint();
-  const res = await fetch(call.url, call.body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: call.body });
+  const res = await fetch(
+    call.url,
+    call.body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: call.body },
+  );
   const parsed = (await res.json()) as { ok?: boolean; result?: unknown };
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  if (res.status !== 200 || (call.body !== undefined && parsed.ok !== true)) throw new Error(`${call.url} answered ${res.status}: ${JSON.stringify(parsed)}`);
+  if (res.status !== 200 || (call.body !== undefined && parsed.ok !== true))
+    throw new Error(`${call.url} answered ${res.status}: ${JSON.stringify(parsed)}`);
   return ms;
 }
 
@@ -80,7 +102,13 @@ async function withoutHttp(): Promise<Record<string, unknown>> {
   const quickjs = await getQuickJS();
   const context = quickjs.newContext();
   const body = JSON.stringify(VALUE);
-  context.unwrapResult(context.evalCode(`globalThis.service = { json: { decode: (r) => JSON.parse(r) }, route: { push() {} } }; globalThis.console = { log() {} };`)).dispose();
+  context
+    .unwrapResult(
+      context.evalCode(
+        `globalThis.service = { json: { decode: (r) => JSON.parse(r) }, route: { push() {} } }; globalThis.console = { log() {} };`,
+      ),
+    )
+    .dispose();
   const parse = context.unwrapResult(context.evalCode('JSON.parse'));
   const direct = (): number => {
     const started = performance.now();
@@ -115,12 +143,14 @@ async function withoutHttp(): Promise<Record<string, unknown>> {
     }
     let done = 0;
     const until = performance.now() + SECONDS * 1000;
-    await Promise.all(Array.from({ length: CLIENTS }, async () => {
-      while (performance.now() < until) {
-        await viaPool();
-        done += 1;
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: CLIENTS }, async () => {
+        while (performance.now() < until) {
+          await viaPool();
+          done += 1;
+        }
+      }),
+    );
     return {
       direct_median_ms: median(directSamples),
       sandbox_service_median_ms: median(poolSamples),
@@ -145,46 +175,71 @@ async function withoutHttp(): Promise<Record<string, unknown>> {
  */
 export const studioScenario: Scenario = {
   name: 'studio',
-  title: 'POST /studio/workspaces/{id}/run median latency vs direct QuickJS + bare Koa round trip (target ≤ 1.5×); runs/s with 8 clients',
+  title:
+    'POST /studio/workspaces/{id}/run median latency vs direct QuickJS + bare Koa round trip (target ≤ 1.5×); runs/s with 8 clients',
   async run(context) {
     const service = await withoutHttp();
     const env = kernelEnv(context);
     return withTarget('kernel', env, (kernel) =>
-      withTarget('studio-floor', {}, (floor) => withTarget('studio-floor', { BENCH_FLOOR_DATABASE: floorDatabase(context) }, async (auditedFloor) => {
-        const created = await fetch(`${kernel.url}/studio/workspaces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: WORKSPACE, name: 'bench', files: { 'main.js': SCRIPT } }) });
-        if (created.status !== 201 && created.status !== 409) throw new Error(`creating the workspace answered ${created.status}: ${await created.text()}`);
-        const kernelCall = { url: `${kernel.url}/studio/workspaces/${WORKSPACE}/run`, body: JSON.stringify({ input: { value: VALUE } }) };
-        const floorCall = { url: `${floor.url}/run`, body: JSON.stringify({ script: SCRIPT, input: { value: VALUE } }) };
-        const check = (await (await fetch(kernelCall.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: kernelCall.body })).json()) as { result?: unknown };
-        if (JSON.stringify(check.result) !== JSON.stringify(EXPECTED)) throw new Error(`the run answered ${JSON.stringify(check)}`);
-        // GET /health of the same kernel, for scale: what the kernel's pipeline alone costs here, without database, sandbox or audit.
-        const healthCall: Call = { url: `${kernel.url}/health` };
-        // The audited floor: the same direct evaluation plus the statements the spec requires of a run (revision read, audit insert).
-        const auditedFloorCall = { url: `${auditedFloor.url}/run`, body: floorCall.body };
-        const [runMedian, floorMedian, auditedFloorMedian, healthMedian] = (await alternating([kernelCall, floorCall, auditedFloorCall, healthCall], SAMPLES)) as [number, number, number, number];
-        const r = ratio(runMedian, floorMedian);
-        const fair = ratio(runMedian, auditedFloorMedian);
-        const loadOf = (url: string, body: string, path: string): Promise<Figures> => load(url, { path, method: 'POST', body, connections: CLIENTS, seconds: SECONDS });
-        const kernelLoad = await loadOf(kernel.url, kernelCall.body, `/studio/workspaces/${WORKSPACE}/run`);
-        const floorLoad = await loadOf(floor.url, floorCall.body, '/run');
-        const auditedFloorLoad = await loadOf(auditedFloor.url, floorCall.body, '/run');
-        return {
-          run_median_ms: runMedian,
-          floor_median_ms: floorMedian,
-          kernel_health_median_ms: healthMedian,
-          ratio_latency: r,
-          target_latency_ratio: 1.5,
-          meets_target: r <= 1.5,
-          audited_floor_median_ms: auditedFloorMedian,
-          ratio_latency_audited_floor: fair,
-          meets_target_audited_floor: fair <= 1.5,
-          runs_per_s_8_clients: kernelLoad.rps,
-          run_load: kernelLoad,
-          floor_load: floorLoad,
-          audited_floor_load: auditedFloorLoad,
-          ...service,
-        };
-      })),
+      withTarget('studio-floor', {}, (floor) =>
+        withTarget('studio-floor', { BENCH_FLOOR_DATABASE: floorDatabase(context) }, async (auditedFloor) => {
+          const created = await fetch(`${kernel.url}/studio/workspaces`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ id: WORKSPACE, name: 'bench', files: { 'main.js': SCRIPT } }),
+          });
+          if (created.status !== 201 && created.status !== 409)
+            throw new Error(`creating the workspace answered ${created.status}: ${await created.text()}`);
+          const kernelCall = {
+            url: `${kernel.url}/studio/workspaces/${WORKSPACE}/run`,
+            body: JSON.stringify({ input: { value: VALUE } }),
+          };
+          const floorCall = {
+            url: `${floor.url}/run`,
+            body: JSON.stringify({ script: SCRIPT, input: { value: VALUE } }),
+          };
+          const check = (await (
+            await fetch(kernelCall.url, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: kernelCall.body,
+            })
+          ).json()) as { result?: unknown };
+          if (JSON.stringify(check.result) !== JSON.stringify(EXPECTED))
+            throw new Error(`the run answered ${JSON.stringify(check)}`);
+          // GET /health of the same kernel, for scale: what the kernel's pipeline alone costs here, without database, sandbox or audit.
+          const healthCall: Call = { url: `${kernel.url}/health` };
+          // The audited floor: the same direct evaluation plus the statements the spec requires of a run (revision read, audit insert).
+          const auditedFloorCall = { url: `${auditedFloor.url}/run`, body: floorCall.body };
+          const [runMedian, floorMedian, auditedFloorMedian, healthMedian] = (await alternating(
+            [kernelCall, floorCall, auditedFloorCall, healthCall],
+            SAMPLES,
+          )) as [number, number, number, number];
+          const r = ratio(runMedian, floorMedian);
+          const fair = ratio(runMedian, auditedFloorMedian);
+          const loadOf = (url: string, body: string, path: string): Promise<Figures> =>
+            load(url, { path, method: 'POST', body, connections: CLIENTS, seconds: SECONDS });
+          const kernelLoad = await loadOf(kernel.url, kernelCall.body, `/studio/workspaces/${WORKSPACE}/run`);
+          const floorLoad = await loadOf(floor.url, floorCall.body, '/run');
+          const auditedFloorLoad = await loadOf(auditedFloor.url, floorCall.body, '/run');
+          return {
+            run_median_ms: runMedian,
+            floor_median_ms: floorMedian,
+            kernel_health_median_ms: healthMedian,
+            ratio_latency: r,
+            target_latency_ratio: 1.5,
+            meets_target: r <= 1.5,
+            audited_floor_median_ms: auditedFloorMedian,
+            ratio_latency_audited_floor: fair,
+            meets_target_audited_floor: fair <= 1.5,
+            runs_per_s_8_clients: kernelLoad.rps,
+            run_load: kernelLoad,
+            floor_load: floorLoad,
+            audited_floor_load: auditedFloorLoad,
+            ...service,
+          };
+        }),
+      ),
     );
   },
 };

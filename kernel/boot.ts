@@ -54,18 +54,39 @@ export interface KernelOptions {
 
 /** The kernel's logger; `destination` defaults to stdout (maintenance commands log to stderr). */
 export function createLogger(config: Readonly<KernelConfig>, destination?: DestinationStream): Logger {
-  return pino({
-    level: config.log.level,
-    base: { service: 'runtime-kernel', profile: config.profile },
-    // Belt and braces: the kernel never logs credentials, and these paths are censored if anyone tries.
-    redact: { paths: ['password', '*.password', 'secret', '*.secret', 'token', '*.token', 'refresh_token', '*.refresh_token', 'authorization', '*.authorization', '*.headers.authorization', '*.headers["x-api-key"]'], censor: '[redacted]' },
-  }, destination);
+  return pino(
+    {
+      level: config.log.level,
+      base: { service: 'runtime-kernel', profile: config.profile },
+      // Belt and braces: the kernel never logs credentials, and these paths are censored if anyone tries.
+      redact: {
+        paths: [
+          'password',
+          '*.password',
+          'secret',
+          '*.secret',
+          'token',
+          '*.token',
+          'refresh_token',
+          '*.refresh_token',
+          'authorization',
+          '*.authorization',
+          '*.headers.authorization',
+          '*.headers["x-api-key"]',
+        ],
+        censor: '[redacted]',
+      },
+    },
+    destination,
+  );
 }
 
 /** Which plugins use the database, from their typed deps or their manifest (their routes can answer 503). */
 function databaseUsers(plugins: readonly ResolvedPlugin[]): Set<string> {
   const uses = (p: ResolvedPlugin): boolean =>
-    p.definition.deps ? Object.values(p.definition.deps).some((ref) => ref.id === 'db') : (p.loaded.manifest.requires?.services ?? []).includes('db');
+    p.definition.deps
+      ? Object.values(p.definition.deps).some((ref) => ref.id === 'db')
+      : (p.loaded.manifest.requires?.services ?? []).includes('db');
   return new Set(plugins.filter(uses).map((p) => p.definition.id));
 }
 
@@ -80,10 +101,9 @@ function migrating(database: Database): Migrating {
 }
 
 /**
- * Boots a kernel in named phases (the files in kernel/boot/): resolve the plugins → prepare them
- * (settings, work that needs no database) → connect and migrate (on a server: connect first,
- * migrating while the plugins resolve) → create the kernel's services → set the plugins up → wire their contributions →
- * check conformance → mount the routes → start. `listen()` then serves; `close()` runs it back.
+ * Boots a kernel in the phases of kernel/boot/phases.ts (BOOT_PHASES says what each does and in
+ * which order), each ended by `timer.mark` with its name; a PostgreSQL server's `connect` comes
+ * first. `listen()` then serves; `close()` runs it back.
  */
 export async function createKernel(options: KernelOptions): Promise<Kernel> {
   const { config } = options;
@@ -104,7 +124,9 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   // What a failed boot rolls back and closes.
   let toUndo: Migrating | undefined = early;
   try {
-    const plugins = await resolvePlugins(config, options.plugins ?? [], (plugin) => early?.run.add(pluginOwner(plugin)));
+    const plugins = await resolvePlugins(config, options.plugins ?? [], (plugin) =>
+      early?.run.add(pluginOwner(plugin)),
+    );
     timer.mark('resolve');
     const mode = options.mode ?? 'serve';
     const prepared = preparePlugins(plugins, config, mode, databaseIsNew(config.database));
@@ -112,19 +134,27 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     let opened = early;
     if (!opened) {
       const migrations = migrationOwners(plugins);
-      opened = migrating(await connectDatabase(config.database, databaseLogger, { migrationKey: migrationKey(migrations) }));
+      opened = migrating(
+        await connectDatabase(config.database, databaseLogger, { migrationKey: migrationKey(migrations) }),
+      );
       toUndo = opened;
       timer.mark('connect');
       for (const plugin of plugins) opened.run.add(pluginOwner(plugin));
     }
     const { database, run } = opened;
     // Work that needs no table, done while the last migrations run.
-    const routes = plugins.flatMap((p) => p.loaded.manifest.routes.map((decl) => compileRoute(p.definition.id, decl, p.loaded.manifest.schemas ?? {})));
+    const routes = plugins.flatMap((p) =>
+      p.loaded.manifest.routes.map((decl) => compileRoute(p.definition.id, decl, p.loaded.manifest.schemas ?? {})),
+    );
     const catalog: Catalog = createCatalog({
       manifests: plugins.map((p) => p.loaded.manifest),
       routes,
       build: config.build,
-      securitySchemes: () => Object.assign({}, ...(core?.services.authenticators ?? []).map((a) => a.securitySchemes ?? {})) as Record<string, Record<string, unknown>>,
+      securitySchemes: () =>
+        Object.assign({}, ...(core?.services.authenticators ?? []).map((a) => a.securitySchemes ?? {})) as Record<
+          string,
+          Record<string, unknown>
+        >,
       usesDatabase: databaseUsers(plugins),
     });
     timer.mark('compile');
@@ -137,12 +167,21 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     const setUp = await setUpPlugins(plugins, services, registry, mode, prepared);
     timer.mark('setup');
     const extraSteps = wireContributions(registry, services, core.jobs);
+    timer.mark('wire');
     checkBoot({ plugins, setUp, routes, services, config });
     timer.mark('conformance');
     await services.secrets.key('cursor');
     timer.mark('secrets');
     const builtins = new Set(plugins.filter((p) => p.origin === 'builtin').map((p) => p.definition.id));
-    const mounted = mountRoutes({ catalog, plugins: setUp, services, extraSteps, runners, tickets: core.tickets, builtins });
+    const mounted = mountRoutes({
+      catalog,
+      plugins: setUp,
+      services,
+      extraSteps,
+      runners,
+      tickets: core.tickets,
+      builtins,
+    });
     timer.mark('mount');
     await startAll({ config, database, core, plugins: setUp });
     timer.mark('start');
@@ -150,8 +189,23 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     let running = true;
     core.readiness.add('plugins', async () => running);
 
-    const realtime = createRealtime({ config, logger, db: database.knex, clock, metrics: services.metrics, tickets: core.tickets, mounted, authenticators: () => services.authenticators });
-    const { app, endpoints } = createHttpApp({ config, logger, metrics: services.metrics, mounted, streams: realtime.streams });
+    const realtime = createRealtime({
+      config,
+      logger,
+      db: database.knex,
+      clock,
+      metrics: services.metrics,
+      tickets: core.tickets,
+      mounted,
+      authenticators: () => services.authenticators,
+    });
+    const { app, endpoints } = createHttpApp({
+      config,
+      logger,
+      metrics: services.metrics,
+      mounted,
+      streams: realtime.streams,
+    });
     const server = createHttpServer({ app, config, logger, realtime });
     timer.mark('http');
     let closing: Promise<void> | undefined;

@@ -14,7 +14,8 @@ export function createCatalog(input: {
   const byOperation = new Map(input.routes.map((r) => [r.decl.operation, r]));
   const permissions = new Map<string, { plugin: string; description: string }>();
   for (const manifest of input.manifests) {
-    for (const p of manifest.permissions ?? []) permissions.set(p.name, { plugin: manifest.id, description: p.description });
+    for (const p of manifest.permissions ?? [])
+      permissions.set(p.name, { plugin: manifest.id, description: p.description });
   }
   let openapi: Record<string, unknown> | undefined;
   return {

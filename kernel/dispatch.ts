@@ -11,7 +11,11 @@ export type RouteRunner = (call: Call) => Promise<Reply>;
  * Calls any operation without HTTP (the MCP server does): the same pipeline as over HTTP, so a
  * tool call is authenticated, authorised, validated and audited exactly like a request.
  */
-export function createDispatcher(catalog: Catalog, runners: ReadonlyMap<string, RouteRunner>, db: Knex): { dispatcher: Dispatcher; delegation: Authenticator } {
+export function createDispatcher(
+  catalog: Catalog,
+  runners: ReadonlyMap<string, RouteRunner>,
+  db: Knex,
+): { dispatcher: Dispatcher; delegation: Authenticator } {
   // Principals handed to dispatched calls (DispatchRequest.principal). Only the dispatcher can
   // put one here, never a header; the first link of the chain hands it to the call.
   const delegated = new WeakMap<Call, Principal>();
@@ -21,17 +25,22 @@ export function createDispatcher(catalog: Catalog, runners: ReadonlyMap<string, 
       const route = catalog.byOperation(request.operation);
       const run = route && runners.get(request.operation);
       if (!route || !run) throw new ApiError('not_found', `No operation ${request.operation}.`);
-      const call = newCall({
-        route,
-        transport: request.transport,
-        requestId: request.requestId ?? randomUUID(),
-        method: route.decl.method,
-        path: route.path.replace(/\{([A-Za-z0-9_]+)\}/g, (_, name: string) => encodeURIComponent(String(request.params?.[name] ?? ''))),
-        params: { ...(request.params ?? {}) },
-        query: { ...(request.query ?? {}) },
-        headers: Object.fromEntries(Object.entries(request.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
-        body: request.body,
-      }, db);
+      const call = newCall(
+        {
+          route,
+          transport: request.transport,
+          requestId: request.requestId ?? randomUUID(),
+          method: route.decl.method,
+          path: route.path.replace(/\{([A-Za-z0-9_]+)\}/g, (_, name: string) =>
+            encodeURIComponent(String(request.params?.[name] ?? '')),
+          ),
+          params: { ...(request.params ?? {}) },
+          query: { ...(request.query ?? {}) },
+          headers: Object.fromEntries(Object.entries(request.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
+          body: request.body,
+        },
+        db,
+      );
       if (request.principal) delegated.set(call, request.principal);
       return run(call);
     },

@@ -20,7 +20,8 @@ function newestSource(dir) {
 /** Returns the path of `dist/<relative>`, building first when the output is stale; exits 1 when it cannot. */
 export function ensureBuilt(relative) {
   const entry = join(root, 'dist', relative);
-  const stale = !existsSync(entry) || ['kernel', 'plugins'].some((dir) => newestSource(join(root, dir)) > statSync(entry).mtimeMs);
+  const stale =
+    !existsSync(entry) || ['kernel', 'plugins'].some((dir) => newestSource(join(root, dir)) > statSync(entry).mtimeMs);
   if (stale) {
     process.stderr.write('building (tsc)...\n');
     const tsc = join(root, 'node_modules', '.bin', 'tsc');

@@ -17,7 +17,7 @@ export const ERROR_CATALOGUE = {
   request_timeout: { status: 408, message: 'The request was not received in time.' },
   conflict: { status: 409, message: 'The request conflicts with the current state.' },
   duplicate_identifier: { status: 409, message: 'That identifier is already taken.' },
-  // Conditional requests (If-Match) of every plugin with revisioned resources (DESIGN.md: optimistic concurrency).
+  // Conditional requests (If-Match) of routes declaring etag.if_match (kernel/concurrency/etag.ts; DESIGN.md: optimistic concurrency).
   precondition_failed: { status: 412, message: 'If-Match names a revision (ETag) that is no longer the current one.' },
   payload_too_large: { status: 413, message: 'The request body is larger than the limit.' },
   unsupported_media_type: { status: 415, message: 'The request body has an unsupported content type.' },
@@ -52,7 +52,10 @@ export function catalogueEntry(code: string): { status: number; message: string 
  * Merges a plugin's declared codes into the catalogue; returns the problems (a code the kernel
  * or another plugin already declared with another status) for the boot to report.
  */
-export function registerErrorCodes(plugin: string, codes: ReadonlyArray<{ code: string; status: number; description: string }>): string[] {
+export function registerErrorCodes(
+  plugin: string,
+  codes: ReadonlyArray<{ code: string; status: number; description: string }>,
+): string[] {
   const problems: string[] = [];
   for (const { code, status, description } of codes) {
     const existing = catalogueEntry(code);
@@ -87,12 +90,19 @@ export class ApiError extends Error {
   /** Extra response headers, such as `Allow` on 405 or `Retry-After` on 409. */
   readonly headers: Record<string, string>;
 
-  constructor(code: ErrorCode, message?: string, options: { details?: ErrorDetail[]; headers?: Record<string, string>; cause?: unknown } = {}) {
+  constructor(
+    code: ErrorCode,
+    message?: string,
+    options: { details?: ErrorDetail[]; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
     const known = catalogueEntry(code);
     // A code nobody declared is a bug of the thrower: it becomes a 500 that says so in the log
     // (and the catalogue test fails on it), never a status made up on the spot.
     const entry = known ?? ERROR_CATALOGUE.internal_error;
-    super(known ? message ?? entry.message : `undeclared error code "${code}"`, options.cause === undefined ? undefined : { cause: options.cause });
+    super(
+      known ? (message ?? entry.message) : `undeclared error code "${code}"`,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.name = 'ApiError';
     this.code = known ? code : 'internal_error';
     this.status = entry.status;
@@ -117,13 +127,20 @@ export class ApiError extends Error {
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   if (isDatabaseUnreachable(err)) {
-    return new ApiError('unavailable', 'The database is unreachable; retry later.', { headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) }, cause: err });
+    return new ApiError('unavailable', 'The database is unreachable; retry later.', {
+      headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+      cause: err,
+    });
   }
   if (isRefusedValue(err)) {
-    return new ApiError('validation_error', 'A value in the request cannot be stored: it is out of range or too large for its field.', {
-      cause: err,
-      details: [{ in: 'body', pointer: '/', message: 'holds a value out of range or too large to store' }],
-    });
+    return new ApiError(
+      'validation_error',
+      'A value in the request cannot be stored: it is out of range or too large for its field.',
+      {
+        cause: err,
+        details: [{ in: 'body', pointer: '/', message: 'holds a value out of range or too large to store' }],
+      },
+    );
   }
   return new ApiError('internal_error', undefined, { cause: err });
 }

@@ -42,10 +42,25 @@ async function main(): Promise<void> {
   };
   if (stopSignal) return stop(stopSignal);
   const { url } = await kernel.listen();
-  kernel.logger.info({ url, pid: process.pid, profile: config.profile, plugins: kernel.catalog.manifests.map((m) => m.id), boot_ms: kernel.bootTimings, boot_cpu_ms: kernel.bootCpuTimings }, 'serving');
+  kernel.logger.info(
+    {
+      url,
+      pid: process.pid,
+      profile: config.profile,
+      plugins: kernel.catalog.manifests.map((m) => m.id),
+      boot_ms: kernel.bootTimings,
+      boot_cpu_ms: kernel.bootCpuTimings,
+    },
+    'serving',
+  );
 }
 
 main().catch((err: unknown) => {
+  if (err instanceof ConfigError) {
+    // A plugin's settings, checked against its schema once the plugins are known.
+    process.stderr.write(`${err.message}\n`);
+    process.exit(2);
+  }
   if (err instanceof DataDirInUseError) {
     process.stderr.write(`runtime kernel refused to start: ${err.message}\n`);
     process.exit(3);

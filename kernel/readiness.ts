@@ -21,7 +21,9 @@ export function createReadiness(deadlineMs: number): Readiness & { setDraining()
     },
     async evaluate() {
       const names = [...checks.keys()];
-      const results = await Promise.all(names.map((name) => withDeadline(checks.get(name) as () => Promise<boolean>, deadlineMs)));
+      const results = await Promise.all(
+        names.map((name) => withDeadline(checks.get(name) as () => Promise<boolean>, deadlineMs)),
+      );
       const outcome: Record<string, boolean> = Object.fromEntries(names.map((name, i) => [name, results[i] === true]));
       outcome.accepting = !draining;
       return { ready: Object.values(outcome).every(Boolean), checks: outcome };

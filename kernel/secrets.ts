@@ -20,7 +20,10 @@ export const secretsMigration: Migration = {
 export function createSecretStore(db: Knex): SecretStore {
   const cache = new Map<string, Promise<Buffer>>();
   async function load(name: string): Promise<Buffer> {
-    await db('kernel_secrets').insert({ name, value: randomBytes(32) }).onConflict('name').ignore();
+    await db('kernel_secrets')
+      .insert({ name, value: randomBytes(32) })
+      .onConflict('name')
+      .ignore();
     const row = (await db('kernel_secrets').where({ name }).first('value')) as { value: Buffer } | undefined;
     if (!row) throw new Error(`secret ${name} could not be stored`);
     return Buffer.from(row.value);

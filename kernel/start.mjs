@@ -1,6 +1,7 @@
 // `npm start`: builds the TypeScript when needed, then runs the kernel in this same process (the
 // start script execs node, so a SIGTERM sent to npm is forwarded straight to this process).
 import { pathToFileURL } from 'node:url';
+import { ensureAssets } from './ensure-assets.mjs';
 import { ensureBuilt } from './ensure-build.mjs';
 import { stopWithParent } from './parent-watch.mjs';
 
@@ -8,4 +9,6 @@ import { stopWithParent } from './parent-watch.mjs';
 // npm killed outright, must not leave a server running (and holding its data directory) unseen.
 if (process.env.npm_lifecycle_event) stopWithParent('npm');
 
-await import(pathToFileURL(ensureBuilt('kernel/main.js')).href);
+const main = ensureBuilt('kernel/main.js');
+ensureAssets();
+await import(pathToFileURL(main).href);

@@ -5,6 +5,9 @@
  * (`JSON.stringify`, `JSON.parse`, `Uint8Array`) first, so a script that replaces them changes
  * only its own view, never what the host receives: the host only ever gets strings from here.
  *
+ * `Math.random` is xoshiro128** seeded by the host for every run: QuickJS seeds its own once per
+ * context, so a session reset to its snapshot (snapshot.ts) would give every run the same numbers.
+ *
  * Host functions (see evaluate.ts): `hostPush(json)`, `hostLog(line)`, `hostUtf8(buffer, offset, length)`.
  * Returns `[setup(json, bytes?), serialize(value)]`.
  */
@@ -58,6 +61,21 @@ export const BOOTSTRAP = String.raw`(function (hostPush, hostLog, hostUtf8) {
     for (let i = 0; i < arguments.length; i++) line += (i ? ' ' : '') + show(arguments[i]);
     hostLog(line);
   }
+  const imul = Math.imul;
+  let s0 = 1, s1 = 2, s2 = 3, s3 = 4;
+  function rotl(x, k) {
+    return (x << k) | (x >>> (32 - k));
+  }
+  function next() {
+    const out = imul(rotl(imul(s1, 5), 7), 9) >>> 0;
+    const t = s1 << 9;
+    s2 ^= s0; s3 ^= s1; s1 ^= s2; s0 ^= s3; s2 ^= t; s3 = rotl(s3, 11);
+    return out;
+  }
+  function random() {
+    return ((next() >>> 5) * 67108864 + (next() >>> 6)) / 9007199254740992;
+  }
+  define(Math, 'random', { value: random, writable: true, enumerable: false, configurable: true });
   const fixed = (value) => ({ value, writable: false, enumerable: false, configurable: false });
   define(g, 'service', fixed(freeze({ json: freeze({ decode }), route: freeze({ push }) })));
   define(g, 'console', fixed(freeze({ log })));
@@ -65,6 +83,8 @@ export const BOOTSTRAP = String.raw`(function (hostPush, hostLog, hostUtf8) {
 
   function setup(json, bytes) {
     const values = parse(json);
+    const seed = values.seed;
+    s0 = seed[0] | 0; s1 = seed[1] | 0; s2 = seed[2] | 0; s3 = (seed[3] | 0) || 1;
     if (bytes !== undefined) values.input.body = new U8(bytes);
     g.input = values.input;
     const names = keys(values.globals);

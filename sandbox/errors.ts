@@ -18,7 +18,8 @@ export function firstFrame(stack: string | undefined): { file: string; line: num
   if (!stack) return undefined;
   for (const raw of stack.split('\n', 20)) {
     const match = FRAME.exec(raw.trim());
-    if (match && !HIDDEN_FILES.includes(match[1] as string)) return { file: match[1] as string, line: Number(match[2]) };
+    if (match && !HIDDEN_FILES.includes(match[1] as string))
+      return { file: match[1] as string, line: Number(match[2]) };
   }
   return undefined;
 }
@@ -27,7 +28,10 @@ export function firstFrame(stack: string | undefined): { file: string; line: num
 export function sandboxError(guest: GuestError, limit?: SandboxLimit): SandboxError {
   const message = guest.name && guest.name !== 'Error' ? `${guest.name}: ${guest.message}` : guest.message;
   const error: SandboxError = { message: message.length > 2000 ? `${message.slice(0, 2000)}…` : message };
-  const frame = guest.lineNumber !== undefined && guest.fileName && !HIDDEN_FILES.includes(guest.fileName) ? { file: guest.fileName, line: guest.lineNumber } : firstFrame(guest.stack);
+  const frame =
+    guest.lineNumber !== undefined && guest.fileName && !HIDDEN_FILES.includes(guest.fileName)
+      ? { file: guest.fileName, line: guest.lineNumber }
+      : firstFrame(guest.stack);
   if (frame) {
     error.line = frame.line;
     error.file = frame.file;

@@ -1,14 +1,14 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
 import { BOOTSTRAP } from './bootstrap.js';
-import { limitMessage, limitOf, sandboxError, type GuestError } from './errors.js';
+import { limitMessage } from './errors.js';
+import { describeThrown } from './guest-error.js';
+import { installModuleLoader, type LoaderState } from './module-loader.js';
+import { randomFillSync } from 'node:crypto';
 import { fromGuestJson } from './json.js';
-import { loadModule, normalizeModule } from './modules.js';
 import type { SandboxError, SandboxJob, SandboxLimit, SandboxLimits, SandboxResult } from './types.js';
 
 /** Promise jobs run between two deadline checks (drain). */
 const JOB_BATCH = 256;
-/** Longest message or stack (in characters) read out of a thrown value. */
-const MAX_ERROR_TEXT = 1024 * 1024;
 
 /** Names a job's extra `globals` may not take: the contract's own. */
 const RESERVED_GLOBALS = new Set(['input', 'service', 'console', 'result', 'globalThis']);
@@ -18,7 +18,7 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 class GuestThrow extends Error {}
 
 /** The per-run state the host functions of a session write to. */
-interface RunState {
+interface RunState extends LoaderState {
   limits: SandboxLimits;
   deadline: number;
   /** Set by a host function when the script passed a limit; the interrupt handler then stops it. */
@@ -29,15 +29,16 @@ interface RunState {
   logBytes: number;
   pushed: string[];
   pushedBytes: number;
-  refusedImport?: { message: string; file: string; line: number | undefined };
 }
 
 /**
- * One fresh QuickJS runtime and context with the contract's globals installed, used for exactly
- * one run and then disposed: nothing a script does (globals it sets, prototypes it changes,
- * modules it loaded) can outlive its run, so no state crosses from one run — or tenant — to the
- * next. Building one costs well under a millisecond once the WebAssembly module is loaded, and
- * the worker builds the next session while idle (worker.ts), so a run does not wait for it.
+ * A QuickJS runtime and context with the contract's globals installed. After each run the worker
+ * resets it to its fresh state by restoring the memory snapshot taken right after it was built
+ * (snapshot.ts): either way nothing a script does
+ * (globals it sets, prototypes it changes, modules it loaded) outlives its run, so no state
+ * crosses from one run — or tenant — to the next. Everything the host installs into the runtime
+ * (interrupt handler, module loader, host functions) is therefore installed here, once, and
+ * reads the running job through `state`: a reset puts the runtime's side of them back as it was.
  */
 export class Session {
   readonly runtime: QuickJSRuntime;
@@ -46,16 +47,22 @@ export class Session {
   private readonly serialize: QuickJSHandle;
   private state: RunState | undefined;
 
-  constructor(quickjs: QuickJSWASMModule) {
+  constructor(quickjs: QuickJSWASMModule, options: { interruptHandler: boolean }) {
     this.runtime = quickjs.newRuntime();
     this.context = this.runtime.newContext();
     const ctx = this.context;
+    installModuleLoader(this.runtime, () => this.state);
+    if (options.interruptHandler) this.runtime.setInterruptHandler(() => this.interrupts());
+    // The context's handles quickjs-emscripten makes on first use, made now so that they exist in a snapshot.
+    void ctx.global;
     const hostPush = ctx.newFunction('push', (json) => this.push(ctx.getString(json)));
     const hostLog = ctx.newFunction('log', (line) => this.log(ctx.getString(line)));
     const hostUtf8 = ctx.newFunction('utf8', (buffer, offset, length) => this.utf8(buffer, offset, length));
     try {
       const factory = ctx.unwrapResult(ctx.evalCode(BOOTSTRAP, '<bootstrap>', { type: 'global' }));
-      const pair = factory.consume((f) => ctx.unwrapResult(ctx.callFunction(f, ctx.undefined, hostPush, hostLog, hostUtf8)));
+      const pair = factory.consume((f) =>
+        ctx.unwrapResult(ctx.callFunction(f, ctx.undefined, hostPush, hostLog, hostUtf8)),
+      );
       this.setup = ctx.getProp(pair, 0);
       this.serialize = ctx.getProp(pair, 1);
       pair.dispose();
@@ -66,11 +73,12 @@ export class Session {
     }
   }
 
-  dispose(): void {
-    this.setup.dispose();
-    this.serialize.dispose();
-    this.context.dispose();
-    this.runtime.dispose();
+  /** Polled by QuickJS while a script runs: stop it past its deadline or a limit it hit. */
+  private interrupts(): boolean {
+    const state = this.state;
+    if (!state) return false;
+    if (state.limit !== undefined || Date.now() > state.deadline) state.interrupted = true;
+    return state.interrupted;
   }
 
   private current(): RunState {
@@ -91,7 +99,12 @@ export class Session {
     const room = state.limits.output_bytes - state.logBytes;
     const bytes = Buffer.byteLength(line) + 1;
     if (bytes > room) {
-      if (room > 1) state.logs.push(Buffer.from(line).subarray(0, room - 1).toString());
+      if (room > 1)
+        state.logs.push(
+          Buffer.from(line)
+            .subarray(0, room - 1)
+            .toString(),
+        );
       state.logBytes = state.limits.output_bytes;
       this.hit('output');
     }
@@ -106,7 +119,8 @@ export class Session {
     const view = ctx.getArrayBuffer(buffer);
     try {
       const bytes = view.value;
-      if (!Number.isInteger(start) || !Number.isInteger(size) || start < 0 || size < 0 || start + size > bytes.length) throw new GuestThrow('service.json.decode: bad byte range');
+      if (!Number.isInteger(start) || !Number.isInteger(size) || start < 0 || size < 0 || start + size > bytes.length)
+        throw new GuestThrow('service.json.decode: bad byte range');
       return ctx.newString(Buffer.from(bytes.buffer, bytes.byteOffset + start, size).toString('utf8'));
     } finally {
       view.dispose();
@@ -121,54 +135,40 @@ export class Session {
   }
 
   /** Runs one job. Everything the script does ends as a result; only a broken interpreter throws. */
-  run(job: SandboxJob, limits: SandboxLimits, options: { interruptHandler: boolean }): SandboxResult {
+  run(job: SandboxJob, limits: SandboxLimits): SandboxResult {
     const started = performance.now();
-    const state: RunState = { limits, deadline: Date.now() + limits.deadline_ms, limit: undefined, interrupted: false, logs: [], logBytes: 0, pushed: [], pushedBytes: 0 };
+    const state: RunState = {
+      files: job.files,
+      refusals: new Map(),
+      limits,
+      deadline: Date.now() + limits.deadline_ms,
+      limit: undefined,
+      interrupted: false,
+      logs: [],
+      logBytes: 0,
+      pushed: [],
+      pushedBytes: 0,
+    };
     this.state = state;
     const { runtime } = this;
-    const refusals = new Map<string, string>();
     runtime.setMemoryLimit(limits.memory_bytes);
     runtime.setMaxStackSize(limits.stack_bytes);
-    runtime.setModuleLoader(
-      (name) => {
-        const refused = refusals.get(name);
-        if (refused !== undefined) return { error: new Error(refused) };
-        try {
-          return loadModule(job.files, name);
-        } catch (err) {
-          return { error: err as Error };
-        }
-      },
-      (base, requested) => {
-        // QuickJS drops a normalizer's error for a dynamic import(); the loader reports it instead.
-        try {
-          return normalizeModule(job.files, base, requested);
-        } catch (err) {
-          const message = (err as Error).message;
-          const token = `<refused import ${refusals.size + 1}>`;
-          refusals.set(token, message);
-          // A static import fails while linking, with no stack: remember where the specifier is written.
-          state.refusedImport ??= { message, file: base, line: lineOf(job.files[base], requested) };
-          return token;
-        }
-      },
-    );
-    if (options.interruptHandler) {
-      runtime.setInterruptHandler(() => {
-        if (state.limit !== undefined || Date.now() > state.deadline) state.interrupted = true;
-        return state.interrupted;
-      });
-    }
     let outcome: { result?: string; error?: SandboxError };
     try {
       outcome = this.execute(job);
     } finally {
       this.state = undefined;
     }
-    const finished: SandboxResult = { ok: false, pushed: state.pushed.map(fromGuestJson), logs: state.logs, duration_ms: Math.round((performance.now() - started) * 100) / 100 };
+    const finished: SandboxResult = {
+      ok: false,
+      pushed: state.pushed.map(fromGuestJson),
+      logs: state.logs,
+      duration_ms: Math.round((performance.now() - started) * 100) / 100,
+    };
     let error = outcome.error;
     const refused = state.refusedImport;
-    if (error && error.line === undefined && refused?.line !== undefined && error.message === refused.message) error = { ...error, file: refused.file, line: refused.line };
+    if (error && error.line === undefined && refused?.line !== undefined && error.message === refused.message)
+      error = { ...error, file: refused.file, line: refused.line };
     const limit = state.limit ?? (state.interrupted ? 'deadline' : error?.limit);
     if (limit) {
       // The limit's own message; the line (where the script was when it was stopped) stays.
@@ -180,7 +180,10 @@ export class Session {
     }
     if (outcome.result !== undefined) {
       if (outcome.result.length > limits.output_bytes) {
-        finished.error = { message: `the script's result passed the limit of ${limits.output_bytes} bytes`, limit: 'output' };
+        finished.error = {
+          message: `the script's result passed the limit of ${limits.output_bytes} bytes`,
+          limit: 'output',
+        };
         return finished;
       }
       finished.result = fromGuestJson(outcome.result);
@@ -235,7 +238,8 @@ export class Session {
     const input = { body: bytes ? null : body, headers: job.input?.headers ?? {}, key: job.input?.key ?? null };
     let json: string;
     try {
-      json = JSON.stringify({ input, globals });
+      // A seed of its own for the run's Math.random (bootstrap.ts): a reset session would repeat the snapshot's.
+      json = JSON.stringify({ input, globals, seed: Array.from(randomFillSync(new Uint32Array(4))) });
     } catch (err) {
       return `the job is not JSON: ${(err as Error).message}`;
     }
@@ -291,47 +295,8 @@ export class Session {
 
   /** Reads a thrown value out of the guest as plain data (and disposes it). */
   private describe(handle: QuickJSHandle): SandboxError {
-    const ctx = this.context;
-    const guest: GuestError = { message: '' };
-    try {
-      if (ctx.typeof(handle) === 'object') {
-        const read = (key: string): unknown => ctx.getProp(handle, key).consume((h) => {
-          const type = ctx.typeof(h);
-          if (type === 'number') return ctx.getNumber(h);
-          if (type !== 'string') return undefined;
-          // A string's length is read without copying it; a huge one (a script's doing) is not worth copying out.
-          const length = ctx.getProp(h, 'length').consume((l) => ctx.getNumber(l));
-          return length > MAX_ERROR_TEXT ? undefined : ctx.getString(h);
-        });
-        const name = read('name');
-        const message = read('message');
-        const stack = read('stack');
-        const fileName = read('fileName');
-        const lineNumber = read('lineNumber');
-        if (typeof name === 'string') guest.name = name;
-        guest.message = typeof message === 'string' ? message : 'the script threw an object without a readable message';
-        if (typeof stack === 'string') guest.stack = stack.slice(0, 4000);
-        if (typeof fileName === 'string') guest.fileName = fileName;
-        if (typeof lineNumber === 'number') guest.lineNumber = lineNumber;
-      } else {
-        guest.message = `the script threw ${String(ctx.dump(handle)).slice(0, 2000)}`;
-      }
-    } catch {
-      // Reading a property ran a getter that threw or was interrupted: the error stays nameless.
-      guest.message ||= 'the script threw a value that cannot be read';
-    } finally {
-      handle.dispose();
-    }
-    return sandboxError(guest, limitOf(guest));
+    return describeThrown(this.context, handle);
   }
-}
-
-/** The 1-based line where `specifier` is written (quoted) in `source`. */
-function lineOf(source: string | undefined, specifier: string): number | undefined {
-  if (source === undefined) return undefined;
-  const lines = source.split('\n');
-  const index = lines.findIndex((line) => line.includes(`'${specifier}'`) || line.includes(`"${specifier}"`));
-  return index < 0 ? undefined : index + 1;
 }
 
 function limitValue(limits: SandboxLimits, limit: SandboxLimit): number {

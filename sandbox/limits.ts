@@ -15,7 +15,8 @@ export function withLimits(base: Readonly<SandboxLimits>, over: Partial<SandboxL
   for (const key of Object.keys(base) as Array<keyof SandboxLimits>) {
     const value = over?.[key];
     // Zero pushes is a real limit (a filter that may not emit); the others must be positive.
-    if (typeof value === 'number' && Number.isFinite(value) && (value > 0 || (key === 'pushes' && value === 0))) merged[key] = Math.floor(value);
+    if (typeof value === 'number' && Number.isFinite(value) && (value > 0 || (key === 'pushes' && value === 0)))
+      merged[key] = Math.floor(value);
   }
   return merged;
 }
@@ -46,8 +47,8 @@ export function workerStackMb(stackBytes: number): number {
  * Ceiling of a worker's WebAssembly memory, which is what actually bounds a run's heap: in this
  * build QuickJS cannot measure its allocations ("malloc_usable_size unavailable"), so its own
  * memory limit only stops single allocations larger than the limit. The ceiling is the run's
- * `memory_bytes` plus the 16 MiB the module starts with (its data, its stack, and the next run's
- * session, built ahead, a few hundred KiB).
+ * `memory_bytes` plus the 16 MiB the module starts with (its data, its stack, and the session
+ * every run starts from, a few hundred KiB).
  */
 export function workerMemoryCap(memoryBytes: number): number {
   return memoryBytes + 16 * 1024 * 1024;

@@ -25,7 +25,10 @@ export function resolveRelative(base: string, requested: string): string | null 
 /** The normalizer QuickJS calls with the importing module's name and the import specifier. */
 export function normalizeModule(files: Readonly<Record<string, string>>, base: string, requested: string): string {
   const resolved = resolveRelative(base, requested);
-  if (resolved === null) throw new ModuleError(`cannot import "${requested}": only files of the workspace can be imported, by relative path (./file.js)`);
+  if (resolved === null)
+    throw new ModuleError(
+      `cannot import "${requested}": only files of the workspace can be imported, by relative path (./file.js)`,
+    );
   for (const candidate of [resolved, `${resolved}.js`, `${resolved}.mjs`, `${resolved}/index.js`]) {
     if (Object.hasOwn(files, candidate)) return candidate;
   }

@@ -70,6 +70,11 @@ export interface SandboxResult {
 export interface Sandbox {
   /** Never rejects for anything the script does: a script error or a hit limit is `ok: false`. */
   run(job: SandboxJob): Promise<SandboxResult>;
+  /**
+   * Compiles a script (one source, or files with an entry) without running it; the first syntax
+   * or import error with its file and line, or undefined. For checks when a script is saved.
+   */
+  compileCheck(files: Readonly<Record<string, string>> | string, entry?: string): Promise<SandboxError | undefined>;
   /** Stops the worker threads (kernel shutdown). */
   close(): Promise<void>;
 }

@@ -1,15 +1,18 @@
 /**
- * A sandbox worker thread: loads the QuickJS WebAssembly module once and runs jobs one at a
- * time, each in a fresh session (evaluate.ts). The next session is built while the worker is
- * idle. If the interpreter ever fails in a way QuickJS did not report as a script error (a host
- * exception inside WebAssembly, an abort), the worker answers and exits, and the pool starts a
- * fresh one: no later run meets a damaged interpreter.
+ * A sandbox worker thread: loads the QuickJS WebAssembly module once, builds one session
+ * (evaluate.ts), takes a snapshot of the memory as that fresh session left it (snapshot.ts), and
+ * runs jobs one at a time, restoring the snapshot after each: every run starts in a session as
+ * fresh as a new one, without paying to build one. If the interpreter ever fails in a way
+ * QuickJS did not report as a script error (a host exception inside WebAssembly, an abort), the
+ * worker answers and exits, and the pool starts a fresh one: no later run meets a damaged
+ * interpreter.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { newQuickJSWASMModule, newVariant, RELEASE_SYNC, type QuickJSWASMModule } from 'quickjs-emscripten';
 import { limitMessage } from './errors.js';
 import { Session } from './evaluate.js';
-import type { RunRequest, WorkerMessage, WorkerOptions } from './protocol.js';
+import { MemorySnapshot } from './snapshot.js';
+import type { RunRequest, RunsMessage, WorkerMessage, WorkerOptions } from './protocol.js';
 
 const port = parentPort;
 if (!port) throw new Error('sandbox/worker.js runs only as a worker thread');
@@ -18,8 +21,12 @@ const PAGE = 64 * 1024;
 // The interpreter's own memory limit does not count every allocation (ArrayBuffer contents
 // escape it), so the worker's WebAssembly memory itself has a ceiling: past it malloc fails and
 // QuickJS throws "out of memory" like at its own limit.
-const { Memory } = (globalThis as unknown as { WebAssembly: { Memory: new (descriptor: { initial: number; maximum: number }) => object } }).WebAssembly;
-const memory = new Memory({ initial: 256, maximum: Math.ceil(options.memoryCapBytes / PAGE) }) as { buffer: ArrayBuffer };
+const { Memory } = (
+  globalThis as unknown as { WebAssembly: { Memory: new (descriptor: { initial: number; maximum: number }) => object } }
+).WebAssembly;
+const memory = new Memory({ initial: 256, maximum: Math.ceil(options.memoryCapBytes / PAGE) }) as {
+  buffer: ArrayBuffer;
+};
 const ceilingBytes = Math.ceil(options.memoryCapBytes / PAGE) * PAGE;
 /**
  * Whether the heap has grown to its ceiling. An allocation that fails inside a promise job
@@ -29,59 +36,57 @@ const ceilingBytes = Math.ceil(options.memoryCapBytes / PAGE) * PAGE;
  * ceiling.
  */
 const heapAtCeiling = (): boolean => memory.buffer.byteLength >= ceilingBytes;
-const quickjs: QuickJSWASMModule = await newQuickJSWASMModule(newVariant(RELEASE_SYNC, { wasmMemory: memory as never }));
+const quickjs: QuickJSWASMModule = await newQuickJSWASMModule(
+  newVariant(RELEASE_SYNC, { wasmMemory: memory as never }),
+);
 
-let spare: Session | undefined;
-function nextSession(): Session {
-  const session = spare ?? new Session(quickjs);
-  spare = undefined;
-  return session;
-}
+const session = new Session(quickjs, options);
+const fresh = MemorySnapshot.of(quickjs, memory);
 
 function send(message: WorkerMessage): void {
   port!.postMessage(message);
 }
 
-port.on('message', (request: RunRequest) => {
-  if (request.type !== 'run') return;
+port.on('message', (message: RunsMessage) => {
+  if (message.type !== 'runs') return;
+  for (const request of message.runs) runOne(request);
+});
+
+/** Runs one job and answers it; a worker that must retire exits after its answer (the host re-sends what it had queued here). */
+function runOne(request: RunRequest): void {
   try {
-    const session = nextSession();
-    let result = session.run(request.job, request.limits, options);
+    let result = session.run(request.job, request.limits);
     if (result.error?.limit === undefined && heapAtCeiling()) {
       // An error without a limit may be the failed allocation itself, described as well as a full heap allows.
       const { result: _dropped, ...rest } = result;
-      result = { ...rest, ok: false, error: { message: limitMessage('memory', request.limits.memory_bytes), limit: 'memory' } };
+      result = {
+        ...rest,
+        ok: false,
+        error: { message: limitMessage('memory', request.limits.memory_bytes), limit: 'memory' },
+      };
     }
-    if (result.ok) {
-      // The answer goes first; freeing the run's heap happens while it travels (before the next
-      // run, so the memory ceiling is the next run's alone).
-      send({ type: 'done', id: request.id, result });
-      session.dispose();
-    } else {
-      // A failed run may have left the interpreter damaged (QuickJS can leak objects on an
-      // out-of-memory path, and then fails to free the runtime): free it before answering, so a
-      // worker that must retire says so with this answer, before the host gives it another run.
-      let retire = heapAtCeiling();
-      try {
-        session.dispose();
-      } catch {
-        retire = true;
-      }
-      send({ type: 'done', id: request.id, result, ...(retire ? { retire } : {}) });
-      if (retire) process.exit(1);
-    }
+    // Back to the fresh session whatever the run did, before answering: a worker whose memory grew
+    // to its ceiling (which cannot shrink) retires, and says so with this answer, before the host
+    // gives it another run.
+    fresh.restore();
+    const retire = heapAtCeiling();
+    send({ type: 'done', id: request.id, result, ...(retire ? { retire } : {}) });
+    if (retire) process.exit(1);
   } catch (err) {
-    send({ type: 'done', id: request.id, retire: true, result: { ok: false, pushed: [], logs: [], duration_ms: 0, error: { message: `the sandbox failed: ${(err as Error).message}` } } });
+    send({
+      type: 'done',
+      id: request.id,
+      retire: true,
+      result: {
+        ok: false,
+        pushed: [],
+        logs: [],
+        duration_ms: 0,
+        error: { message: `the sandbox failed: ${(err as Error).message}` },
+      },
+    });
     process.exit(1);
   }
-  // Build the next run's session while nobody waits.
-  setImmediate(() => {
-    try {
-      spare ??= new Session(quickjs);
-    } catch {
-      process.exit(1);
-    }
-  });
-});
+}
 
 send({ type: 'ready' });

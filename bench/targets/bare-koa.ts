@@ -28,6 +28,13 @@ app.use((ctx) => {
     ctx.status = 404;
     return;
   }
-  ctx.body = { status: 'ok', version, commit, profile, started_at: startedAt, uptime_seconds: Math.round(process.uptime() * 1000) / 1000 };
+  ctx.body = {
+    status: 'ok',
+    version,
+    commit,
+    profile,
+    started_at: startedAt,
+    uptime_seconds: Math.round(process.uptime() * 1000) / 1000,
+  };
 });
 announce(app.listen(0, '127.0.0.1'));

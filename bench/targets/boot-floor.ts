@@ -48,7 +48,11 @@ if (part === 'node') {
     await pglite.query('SELECT 1');
     figures.start_ms = Math.round(performance.now() - started);
     figures.start_cpu_ms = cpuMs() - cpuBefore;
-    const knex = knexFactory({ client: ClientPgLite as unknown as typeof knexFactory.Client, dialect: 'postgres', connection: { pglite } } as never);
+    const knex = knexFactory({
+      client: ClientPgLite as unknown as typeof knexFactory.Client,
+      dialect: 'postgres',
+      connection: { pglite },
+    } as never);
     await runMigrations(knex, owners);
     figures.ms = Math.round(performance.now() - started);
     figures.migrations = owners.reduce((n, o) => n + o.migrations.length, 0);

@@ -18,7 +18,9 @@ async function tokenIsLive(header: string | undefined): Promise<boolean> {
   const secret = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
   if (!secret?.startsWith('sk_')) return false;
   const hash = createHash('sha256').update(secret).digest('hex');
-  const row = (await db('identity_api_tokens').where({ secret_hash: hash }).first()) as { revoked_at: Date | null; expires_at: Date | null } | undefined;
+  const row = (await db('identity_api_tokens').where({ secret_hash: hash }).first()) as
+    | { revoked_at: Date | null; expires_at: Date | null }
+    | undefined;
   return !!row && row.revoked_at === null && (row.expires_at === null || new Date(row.expires_at) > new Date());
 }
 
@@ -30,7 +32,11 @@ app.use(async (ctx) => {
   if (ctx.method === 'GET' && ctx.path === '/components') {
     // The columns the API shows and the shape it shows them in (status, secrets_set), as any
     // handler answering this route must: the same work as the kernel's, minus the pipeline.
-    const rows = (await db('components').select(VIEW_COLUMNS).where({ tenant_id: 'default' }).orderBy('id', 'asc').limit(101)) as ComponentView[];
+    const rows = (await db('components')
+      .select(VIEW_COLUMNS)
+      .where({ tenant_id: 'default' })
+      .orderBy('id', 'asc')
+      .limit(101)) as ComponentView[];
     ctx.body = { items: rows.slice(0, 100).map(toComponent) };
     return;
   }
@@ -39,7 +45,9 @@ app.use(async (ctx) => {
     for await (const chunk of ctx.req) chunks.push(chunk as Buffer);
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string; name: string; type: string };
     const now = new Date();
-    const [row] = await db('components').insert({ tenant_id: 'default', id: body.id, name: body.name, type: body.type, created_at: now, updated_at: now }).returning('*');
+    const [row] = await db('components')
+      .insert({ tenant_id: 'default', id: body.id, name: body.name, type: body.type, created_at: now, updated_at: now })
+      .returning('*');
     ctx.status = 201;
     ctx.body = row;
     return;

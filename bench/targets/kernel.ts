@@ -8,5 +8,8 @@ const kernel = await createKernel({ config });
 const { url } = await kernel.listen();
 process.stdout.write(`${JSON.stringify({ url })}\n`);
 process.on('SIGTERM', () => {
-  kernel.close().then(() => process.exit(0), () => process.exit(1));
+  kernel.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
 });

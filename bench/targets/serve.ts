@@ -15,7 +15,10 @@ export function announce(server: Server): void {
  * The hand-written floors' one route: a Koa app answering POST `path` with whatever `handle` makes
  * of the parsed JSON body (404 for anything else), read the plain way any handler would.
  */
-export function serveJsonPost(path: string, handle: (body: unknown, ctx: Koa.Context) => Promise<{ status: number; body: unknown }>): void {
+export function serveJsonPost(
+  path: string,
+  handle: (body: unknown, ctx: Koa.Context) => Promise<{ status: number; body: unknown }>,
+): void {
   const app = new Koa();
   app.use(async (ctx) => {
     if (ctx.method !== 'POST' || ctx.path !== path) {

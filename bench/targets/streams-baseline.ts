@@ -14,11 +14,28 @@ serveJsonPost('/streams/bench/messages', async (parsed) => {
   const body = parsed as { messages: Array<{ key?: string; value: unknown }> };
   const now = new Date();
   const appended = await db.transaction(async (trx) => {
-    const { rows } = (await trx.raw('UPDATE streams_partitions SET next_offset = next_offset + ? WHERE tenant_id = ? AND stream_uid = ? AND partition = 0 RETURNING next_offset', [body.messages.length, 'default', stream.uid])) as { rows: Array<{ next_offset: string }> };
+    const { rows } = (await trx.raw(
+      'UPDATE streams_partitions SET next_offset = next_offset + ? WHERE tenant_id = ? AND stream_uid = ? AND partition = 0 RETURNING next_offset',
+      [body.messages.length, 'default', stream.uid],
+    )) as { rows: Array<{ next_offset: string }> };
     const first = Number(rows[0]?.next_offset) - body.messages.length;
     const values = body.messages.map((m, i) => {
       const bytes = Buffer.from(JSON.stringify(m.value));
-      return { tenant_id: 'default', stream_uid: stream.uid, partition: 0, offset: first + i, id: `msg_${randomBytes(14).toString('hex').slice(0, 27)}`, stream: 'bench', key: m.key ?? null, headers: '{}', content_type: 'application/json', body: bytes, size: bytes.length, published_at: now, replay_of: null };
+      return {
+        tenant_id: 'default',
+        stream_uid: stream.uid,
+        partition: 0,
+        offset: first + i,
+        id: `msg_${randomBytes(14).toString('hex').slice(0, 27)}`,
+        stream: 'bench',
+        key: m.key ?? null,
+        headers: '{}',
+        content_type: 'application/json',
+        body: bytes,
+        size: bytes.length,
+        published_at: now,
+        replay_of: null,
+      };
     });
     await trx('streams_messages').insert(values);
     return values.map((v) => ({ id: v.id, partition: 0, offset: v.offset }));

@@ -22,34 +22,70 @@ import { serveJsonPost } from './serve.js';
  * answering, inserts the run's audit record (a run counts as a write) — and nothing else: no
  * pipeline, no sealer chaining the records beside it, no worker thread, no fresh context.
  */
-const floorDatabase = process.env.BENCH_FLOOR_DATABASE ? (JSON.parse(process.env.BENCH_FLOOR_DATABASE) as { url?: string; data_dir?: string; schema?: string }) : undefined;
+const floorDatabase = process.env.BENCH_FLOOR_DATABASE
+  ? (JSON.parse(process.env.BENCH_FLOOR_DATABASE) as { url?: string; data_dir?: string; schema?: string })
+  : undefined;
 const WORKSPACE = 'bench-run';
 let db: Knex | undefined;
 if (floorDatabase) {
   db = (await connectDatabase({ pool_max: 10, ready_timeout_ms: 1000, ...floorDatabase })).knex;
-  await runMigrations(db, [{ owner: 'audit', migrations: [createAudit, sealAudit] }, { owner: 'studio', migrations: [createStudio] }]);
-  await new WorkspaceStore(db).insert('default', WORKSPACE, { name: 'bench' }, { files: { 'main.js': '' }, changed: ['main.js'], deleted: [], source: 'api', createdBy: null }, new Date());
+  await runMigrations(db, [
+    { owner: 'audit', migrations: [createAudit, sealAudit] },
+    { owner: 'studio', migrations: [createStudio] },
+  ]);
+  await new WorkspaceStore(db).insert(
+    'default',
+    WORKSPACE,
+    { name: 'bench' },
+    { files: { 'main.js': '' }, changed: ['main.js'], deleted: [], source: 'api', createdBy: null },
+    new Date(),
+  );
 }
 
 async function auditRun(database: Knex, revision: number): Promise<void> {
   await insertRecord(database, {
-    tenant_id: 'default', id: randomUUID(), at: new Date().toISOString(), operation: 'runWorkspace', method: 'POST', path: `/studio/workspaces/${WORKSPACE}/run`,
-    resource_id: WORKSPACE, status: 200, outcome: 'success', error_code: null, request_id: randomUUID(), idempotency_key: null,
-    subject_id: null, credential_kind: null, credential_id: null, actor_type: 'human', agent_id: null, actor_id: null,
-    actor_email: null, fields: {}, detail: { revision }, severity: 'info', transport: 'http',
+    tenant_id: 'default',
+    id: randomUUID(),
+    at: new Date().toISOString(),
+    operation: 'runWorkspace',
+    method: 'POST',
+    path: `/studio/workspaces/${WORKSPACE}/run`,
+    resource_id: WORKSPACE,
+    status: 200,
+    outcome: 'success',
+    error_code: null,
+    request_id: randomUUID(),
+    idempotency_key: null,
+    subject_id: null,
+    credential_kind: null,
+    credential_id: null,
+    actor_type: 'human',
+    agent_id: null,
+    actor_id: null,
+    actor_email: null,
+    fields: {},
+    detail: { revision },
+    severity: 'info',
+    transport: 'http',
   });
 }
 const quickjs = await getQuickJS();
 const context = quickjs.newContext();
-const prepare = context.unwrapResult(context.evalCode(`(function (json) {
+const prepare = context.unwrapResult(
+  context.evalCode(`(function (json) {
   const captured = { pushed: [], logs: [] };
   globalThis.input = JSON.parse(json);
   globalThis.result = undefined;
   globalThis.service = { json: { decode: (raw) => JSON.parse(raw) }, route: { push: (v) => { captured.pushed.push(v); } } };
   globalThis.console = { log: (...args) => { captured.logs.push(args.map((a) => typeof a === 'string' ? a : JSON.stringify(a)).join(' ')); } };
   globalThis.__captured = captured;
-})`));
-const collect = context.unwrapResult(context.evalCode('(function () { return JSON.stringify({ result: globalThis.result, pushed: __captured.pushed, logs: __captured.logs }); })'));
+})`),
+);
+const collect = context.unwrapResult(
+  context.evalCode(
+    '(function () { return JSON.stringify({ result: globalThis.result, pushed: __captured.pushed, logs: __captured.logs }); })',
+  ),
+);
 
 serveJsonPost('/run', async (parsed) => {
   const request = parsed as { script: string; input: { value: unknown } };

@@ -32,10 +32,29 @@ interface Created {
 
 function auditContent(body: Created, subjectId: string, at: Date): RecordContent {
   return {
-    tenant_id: 'default', id: randomUUID(), at: at.toISOString(), operation: 'createComponent', method: 'POST', path: '/components',
-    resource_id: body.id, status: 201, outcome: 'success', error_code: null, request_id: randomUUID(), idempotency_key: body.idempotency_key,
-    subject_id: subjectId, credential_kind: 'api_token', credential_id: subjectId, actor_type: 'human', agent_id: null, actor_id: null,
-    actor_email: null, fields: {}, detail: {}, severity: 'info', transport: 'http',
+    tenant_id: 'default',
+    id: randomUUID(),
+    at: at.toISOString(),
+    operation: 'createComponent',
+    method: 'POST',
+    path: '/components',
+    resource_id: body.id,
+    status: 201,
+    outcome: 'success',
+    error_code: null,
+    request_id: randomUUID(),
+    idempotency_key: body.idempotency_key,
+    subject_id: subjectId,
+    credential_kind: 'api_token',
+    credential_id: subjectId,
+    actor_type: 'human',
+    agent_id: null,
+    actor_id: null,
+    actor_email: null,
+    fields: {},
+    detail: {},
+    severity: 'info',
+    transport: 'http',
   };
 }
 
@@ -46,8 +65,20 @@ async function statements(secret: string, body: Created, now: Date): Promise<unk
   return db.transaction(async (trx) => {
     const claim = await claimKey(trx, scope);
     if (!claim.locked || claim.stored) throw new Error('the key was taken');
-    const component = await new ComponentStore(trx).insert('default', body.id, { name: body.name, type: 'passthrough', stream: null, config: {}, secrets: null, secret_fields: [] }, now);
-    await saveResponse(trx, scope, 'fingerprint', { status: 201, body: component }, now, new Date(now.getTime() + DAY_MS));
+    const component = await new ComponentStore(trx).insert(
+      'default',
+      body.id,
+      { name: body.name, type: 'passthrough', stream: null, config: {}, secrets: null, secret_fields: [] },
+      now,
+    );
+    await saveResponse(
+      trx,
+      scope,
+      'fingerprint',
+      { status: 201, body: component },
+      now,
+      new Date(now.getTime() + DAY_MS),
+    );
     await insertRecord(trx, auditContent(body, token.id, now));
     return component;
   });
@@ -61,7 +92,16 @@ async function fused(body: Created, now: Date): Promise<unknown> {
                 SELECT c.tenant_id, 'floor', 'createComponent', ?, 'fingerprint', 201, '{}'::jsonb, row_to_json(c)::text, c.created_at, ? FROM c),
           a AS (${audit.sql})
      SELECT * FROM c`,
-    [body.id, body.name, now, now, now, body.idempotency_key, new Date(now.getTime() + DAY_MS), ...audit.bindings] as Knex.RawBinding[],
+    [
+      body.id,
+      body.name,
+      now,
+      now,
+      now,
+      body.idempotency_key,
+      new Date(now.getTime() + DAY_MS),
+      ...audit.bindings,
+    ] as Knex.RawBinding[],
   );
   return (result.rows as unknown[])[0];
 }

@@ -3,7 +3,10 @@
  * runner prints the message as one line and exits 2 for usage, 1 otherwise; no stack trace.
  */
 export class CommandError extends Error {
-  constructor(message: string, readonly usage = false) {
+  constructor(
+    message: string,
+    readonly usage = false,
+  ) {
     super(message);
     this.name = 'CommandError';
   }

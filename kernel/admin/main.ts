@@ -4,7 +4,8 @@ import type { KernelConfig } from '../config/types.js';
 import { createKernel, createLogger } from '../boot.js';
 import { DataDirInUseError } from '../db/data-dir-lock.js';
 import { ApiError } from '../errors.js';
-import { resolvePlugin } from '../plugin/resolve.js';
+import { resolvePlugin, type ResolvedPlugin } from '../plugin/resolve.js';
+import { pluginSettings } from '../plugin/settings.js';
 import type { MaintenanceCommand } from '../types.js';
 import { CommandError } from './command-error.js';
 
@@ -19,7 +20,7 @@ import { CommandError } from './command-error.js';
  */
 
 interface Offered {
-  plugin: string;
+  plugin: ResolvedPlugin;
   command: MaintenanceCommand;
 }
 
@@ -29,14 +30,19 @@ type Env = Readonly<Record<string, string | undefined>>;
 async function offeredCommands(config: Readonly<KernelConfig>): Promise<Map<string, Offered>> {
   const offered = new Map<string, Offered>();
   for (const ref of config.plugins) {
-    const { definition } = await resolvePlugin(ref, config.settings);
-    for (const [name, command] of Object.entries(definition.commands ?? {})) offered.set(name, { plugin: definition.id, command });
+    const plugin = await resolvePlugin(ref, config.settings);
+    for (const [name, command] of Object.entries(plugin.definition.commands ?? {}))
+      offered.set(name, { plugin, command });
   }
   return offered;
 }
 
 function usage(offered: Map<string, Offered>): string {
-  const lines = ['usage: npm run admin -- <command> [arguments]   (or: node kernel/admin.mjs <command> [arguments])', '', 'commands:'];
+  const lines = [
+    'usage: npm run admin -- <command> [arguments]   (or: node kernel/admin.mjs <command> [arguments])',
+    '',
+    'commands:',
+  ];
   for (const [name, { command }] of [...offered].sort(([a], [b]) => a.localeCompare(b))) {
     lines.push(`  ${name} ${command.usage}`, `      ${command.summary}`);
   }
@@ -92,13 +98,20 @@ async function runAdmin(argv: readonly string[], env: Env): Promise<number> {
     await chosen.command.run({
       args,
       services: kernel.services,
-      settings: Object.freeze({ ...(config.settings[chosen.plugin] ?? {}) }),
+      // As setup receives them: checked against the manifest's schema, defaults filled in (kernel/boot/prepare.ts).
+      settings: pluginSettings(
+        chosen.plugin.definition.id,
+        chosen.plugin.loaded.manifest.settings,
+        chosen.plugin.settings,
+        chosen.plugin.origin === 'builtin',
+      ),
       env,
       print: (line) => process.stdout.write(`${line}\n`),
     });
     return 0;
   } catch (err) {
-    if (!(err instanceof CommandError) && !(err instanceof ApiError && err.expose)) logger.error({ err }, `${name} failed`);
+    if (!(err instanceof CommandError) && !(err instanceof ApiError && err.expose))
+      logger.error({ err }, `${name} failed`);
     process.stderr.write(`${name}: ${describe(err)}\n`);
     if (err instanceof CommandError && err.usage) {
       process.stderr.write(`usage: npm run admin -- ${name} ${chosen.command.usage}\n`);

@@ -19,7 +19,8 @@ export const ACCOUNT_TRAIL = '_account';
  */
 export function auditTenant(call: Call, status: number): string {
   const principal = call.principal;
-  if (principal) return call.tenantId !== undefined && call.tenantId !== ACCOUNT_WIDE ? call.tenantId : principal.tenantId;
+  if (principal)
+    return call.tenantId !== undefined && call.tenantId !== ACCOUNT_WIDE ? call.tenantId : principal.tenantId;
   if (status < 400 && call.tenantId !== undefined && call.tenantId !== ACCOUNT_WIDE) return call.tenantId;
   return ACCOUNT_TRAIL;
 }
@@ -68,7 +69,11 @@ function errorCodeOf(reply: Reply | undefined): string | null {
 
 function storablePrincipal(principal: Principal | undefined, clean: Storable): Principal | null {
   if (!principal) return null;
-  const copy: Principal = { ...principal, subjectId: clean.text(principal.subjectId, 320), credential: { ...principal.credential, id: clean.text(principal.credential.id, 256) } };
+  const copy: Principal = {
+    ...principal,
+    subjectId: clean.text(principal.subjectId, 320),
+    credential: { ...principal.credential, id: clean.text(principal.credential.id, 256) },
+  };
   if (principal.email !== undefined) copy.email = clean.text(principal.email, 320);
   return copy;
 }
@@ -106,7 +111,10 @@ export function auditEntry(call: Call, result: { reply: Reply } | { error: ApiEr
     outcome: outcomeOf(call, status),
     errorCode,
     requestId: call.requestId,
-    idempotencyKey: clean.optionalText(call.idempotencyKey ?? (call.route.idempotency === 'none' ? null : presentedKey(call)), 255),
+    idempotencyKey: clean.optionalText(
+      call.idempotencyKey ?? (call.route.idempotency === 'none' ? null : presentedKey(call)),
+      255,
+    ),
     principal: storablePrincipal(call.principal, clean),
     attribution,
     fields: recordedFields(call, clean),
@@ -124,5 +132,11 @@ export function auditEntry(call: Call, result: { reply: Reply } | { error: ApiEr
  * outcome, and why the rest is missing. Nothing in it comes from the request's content.
  */
 export function strippedEntry(entry: AuditEntry, reason: string): AuditEntry {
-  return { ...entry, resourceId: null, idempotencyKey: null, fields: {}, detail: { record_stripped: reason.slice(0, 200) } };
+  return {
+    ...entry,
+    resourceId: null,
+    idempotencyKey: null,
+    fields: {},
+    detail: { record_stripped: reason.slice(0, 200) },
+  };
 }

@@ -9,7 +9,11 @@ export class RecordBudget {
   private last: number;
   private dropped = 0;
 
-  constructor(private readonly perSecond: number, private readonly burst: number, private readonly now: () => number) {
+  constructor(
+    private readonly perSecond: number,
+    private readonly burst: number,
+    private readonly now: () => number,
+  ) {
     this.tokens = burst;
     this.last = now();
   }

@@ -6,7 +6,7 @@ import { ConformanceError } from '../manifest/conformance.js';
 import { toApiError } from '../errors.js';
 import { isDatabaseUnreachable } from '../db/errors.js';
 import type { AuditEntry, AuditSink, Call, KernelServices, Reply, StepFactory } from '../types.js';
-import type { CombinedCommit } from '../pipeline/steps/transaction.js';
+import type { CombinedCommit } from '../db/transaction-step.js';
 
 function sinkOf(kernel: KernelServices): AuditSink | undefined {
   return kernel.audit;
@@ -27,7 +27,11 @@ function accountTrailGuard(kernel: KernelServices): AccountTrailGuard {
     const settings = kernel.config.account_trail;
     guard = {
       budget: new RecordBudget(settings.per_second, settings.burst, () => Date.now()),
-      dropped: new Counter({ name: 'audit_unauthenticated_dropped_total', help: 'Records of unauthenticated calls not written because they came faster than the account trail takes them.', registers: [kernel.metrics] }),
+      dropped: new Counter({
+        name: 'audit_unauthenticated_dropped_total',
+        help: 'Records of unauthenticated calls not written because they came faster than the account trail takes them.',
+        registers: [kernel.metrics],
+      }),
     };
     guards.set(kernel, guard);
   }
@@ -38,7 +42,12 @@ function accountTrailGuard(kernel: KernelServices): AccountTrailGuard {
  * Written inside the call's transaction, just before it commits: a committed effect always has
  * its record and a rolled-back one never does (the transaction step calls this).
  */
-export async function auditBeforeCommit(trx: Knex.Transaction, call: Call, reply: Reply, kernel: KernelServices): Promise<void> {
+export async function auditBeforeCommit(
+  trx: Knex.Transaction,
+  call: Call,
+  reply: Reply,
+  kernel: KernelServices,
+): Promise<void> {
   const sink = sinkOf(kernel);
   if (!sink || call.route.auditClass === 'none') return;
   await sink.write(trx, auditEntry(call, { reply }, kernel.clock.now()));
@@ -67,14 +76,23 @@ export const auditInCombinedWrite: CombinedCommit = {
  * unauthenticated calls go to the account trail at a bounded rate.
  */
 export const auditStep: StepFactory = (route, kernel) => {
-  if (!route.mutating || route.auditClass === 'none') return null;
+  const audited = route.mutating && route.auditClass !== 'none';
+  // A read is not audited — unless the in-product agent makes it for a user (transport `agent`):
+  // what an agent read on someone's behalf belongs in the trail beside what it changed.
+  const agentRead = !route.mutating && route.decl.stream === undefined && route.decl.upgrade === undefined;
+  if (!audited && !agentRead) return null;
+  if (!audited && !sinkOf(kernel)) return null;
   if (!sinkOf(kernel)) {
     if (kernel.config.profile === 'production') {
-      throw new ConformanceError([`plugin ${route.plugin}, operation ${route.decl.operation}: a mutating route needs the audit trail; enable the audit plugin`]);
+      throw new ConformanceError([
+        `plugin ${route.plugin}, operation ${route.decl.operation}: a mutating route needs the audit trail; enable the audit plugin`,
+      ]);
     }
     if (!warned.has(kernel)) {
       warned.add(kernel);
-      kernel.logger.warn('no audit plugin is enabled: mutating calls are not recorded (the production profile refuses this)');
+      kernel.logger.warn(
+        'no audit plugin is enabled: mutating calls are not recorded (the production profile refuses this)',
+      );
     }
     return null;
   }
@@ -87,7 +105,10 @@ export const auditStep: StepFactory = (route, kernel) => {
       if (isDatabaseUnreachable(err)) throw err;
       // The entry is already made storable; should the database still refuse it, the record is
       // written without anything taken from the request rather than not at all.
-      kernel.logger.warn({ err, requestId: call.requestId, operation: route.decl.operation }, 'audit record refused; writing it stripped of request content');
+      kernel.logger.warn(
+        { err, requestId: call.requestId, operation: route.decl.operation },
+        'audit record refused; writing it stripped of request content',
+      );
       await sink.write(kernel.db, strippedEntry(entry, err instanceof Error ? err.message : String(err)));
     }
     call.notes.audited = true;
@@ -98,7 +119,10 @@ export const auditStep: StepFactory = (route, kernel) => {
       if ('error' in result && result.error.code === 'unavailable') {
         // The call failed because the database cannot be reached: writing its record would only
         // wait out the same deadline again. The record goes to the process log instead.
-        kernel.logger.warn({ audit: entry }, 'audit record of a call refused while the database is unreachable, logged instead of stored');
+        kernel.logger.warn(
+          { audit: entry },
+          'audit record of a call refused while the database is unreachable, logged instead of stored',
+        );
         return;
       }
       if (entry.tenantId === ACCOUNT_TRAIL) {
@@ -112,10 +136,13 @@ export const auditStep: StepFactory = (route, kernel) => {
       await write(call, entry);
     } catch (err) {
       // Nothing was changed (the call's transaction is gone), so the caller still gets its answer.
-      kernel.logger.error({ err, requestId: call.requestId, operation: route.decl.operation }, 'audit record of a call without effect could not be written');
+      kernel.logger.error(
+        { err, requestId: call.requestId, operation: route.decl.operation },
+        'audit record of a call without effect could not be written',
+      );
     }
   };
-  return async (call, next) => {
+  const step = async (call: Call, next: () => Promise<Reply>): Promise<Reply> => {
     let reply: Reply;
     try {
       reply = await next();
@@ -126,4 +153,5 @@ export const auditStep: StepFactory = (route, kernel) => {
     if (!call.notes.audited) await record(call, { reply });
     return reply;
   };
+  return audited ? step : (call, next) => (call.transport === 'agent' ? step(call, next) : next());
 };

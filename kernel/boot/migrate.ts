@@ -24,13 +24,16 @@ export function migrationOwners(plugins: readonly ResolvedPlugin[]): OwnedMigrat
 export function migrationKey(owners: readonly OwnedMigrations[]): string {
   const hash = createHash('sha256');
   for (const { owner, migrations } of owners) {
-    for (const m of migrations) hash.update(`${owner}/${m.name}\0${m.transaction === false ? 'nt' : 't'}\0${String(m.up)}\0${m.upInTransaction ? String(m.upInTransaction) : ''}\0`);
+    for (const m of migrations)
+      hash.update(
+        `${owner}/${m.name}\0${m.transaction === false ? 'nt' : 't'}\0${String(m.up)}\0${m.upInTransaction ? String(m.upInTransaction) : ''}\0`,
+      );
   }
   return hash.digest('hex').slice(0, 16);
 }
 
 /**
- * Phase 2, migrate, begun with the kernel's migrations: the plugins' follow as they are handed
+ * The `migrate` phase (kernel/boot/phases.ts), begun at `connect` with the kernel's migrations: the plugins' follow as they are handed
  * over (MigrationRun.add) and `finish` waits for the last; a newly created embedded cluster is
  * then kept as the template of the next.
  */

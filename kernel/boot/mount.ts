@@ -11,7 +11,7 @@ import type { TicketStore } from '../realtime/tickets.js';
 import type { SetUpPlugin } from './setup.js';
 
 /**
- * Phase 6, mount: each route's pipeline is composed once from the kernel's steps (and those
+ * The `mount` phase (kernel/boot/phases.ts): each route's pipeline is composed once from the kernel's steps (and those
  * plugins added at the insertion points) around its handler; the runners go to the dispatcher.
  */
 export function mountRoutes(input: {
@@ -25,11 +25,21 @@ export function mountRoutes(input: {
   builtins: ReadonlySet<string>;
 }): MountedRoute[] {
   const { catalog, plugins, services, runners } = input;
-  const factories = pipelineFactories(new SchemaCompiler(catalog.manifests, input.builtins), input.extraSteps, input.tickets);
+  const factories = pipelineFactories(
+    new SchemaCompiler(catalog.manifests, input.builtins),
+    input.extraSteps,
+    input.tickets,
+  );
   return catalog.routes.map((route) => {
     const handler = plugins.find((p) => p.id === route.plugin)?.instance.handlers[route.decl.operation];
-    if (!handler) throw new ConformanceError([`plugin ${route.plugin}, operation ${route.decl.operation}: the route has no handler`]);
-    const pipeline = composeSteps(buildSteps(route, factories, services, handler), accountWideList(route, handler, services));
+    if (!handler)
+      throw new ConformanceError([
+        `plugin ${route.plugin}, operation ${route.decl.operation}: the route has no handler`,
+      ]);
+    const pipeline = composeSteps(
+      buildSteps(route, factories, services, handler),
+      accountWideList(route, handler, services),
+    );
     const run: (call: Call) => Promise<Reply> = pipeline;
     // A WebSocket or event stream cannot be dispatched as one call with one reply.
     if (!isStreaming(route.decl)) runners.set(route.decl.operation, run);

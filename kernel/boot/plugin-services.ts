@@ -45,7 +45,11 @@ function serviceById(id: string, plugin: string, services: KernelServices, regis
  * gave them, or the ids its manifest's `requires.services` lists — plus `logger` and `clock`.
  * A service the kernel does not offer stops the boot with one line naming plugin and service.
  */
-export function servicesFor(plugin: ResolvedPlugin, services: KernelServices, registry: ExtensionRegistry): Readonly<Record<string, unknown>> {
+export function servicesFor(
+  plugin: ResolvedPlugin,
+  services: KernelServices,
+  registry: ExtensionRegistry,
+): Readonly<Record<string, unknown>> {
   const id = plugin.definition.id;
   const wanted: Array<[name: string, service: string]> = plugin.definition.deps
     ? Object.entries(plugin.definition.deps).map(([name, ref]) => [name, ref.id])
@@ -55,7 +59,10 @@ export function servicesFor(plugin: ResolvedPlugin, services: KernelServices, re
     clock: services.clock,
   };
   for (const [name, service] of wanted) {
-    if (!SERVICE_IDS.has(service)) throw new PluginLoadError(`plugin ${id} requires service "${service}", which the kernel does not offer (it offers: ${[...SERVICE_IDS].join(', ')})`);
+    if (!SERVICE_IDS.has(service))
+      throw new PluginLoadError(
+        `plugin ${id} requires service "${service}", which the kernel does not offer (it offers: ${[...SERVICE_IDS].join(', ')})`,
+      );
     granted[name] = serviceById(service, id, services, registry);
   }
   return Object.freeze(granted);

@@ -10,12 +10,17 @@ export interface PreparedPlugin {
 }
 
 /**
- * Phase 1b, prepare (before the database opens): each plugin's settings are checked against its
+ * The `prepare` phase (kernel/boot/phases.ts), which needs no database: each plugin's settings are checked against its
  * manifest's schema, and its `prepare` starts work that needs no service (the bootstrap
  * password's hash), so that work runs while the database opens and migrates. A rejected promise
  * is the plugin's to observe at setup or start; until then it is not reported as unhandled.
  */
-export function preparePlugins(plugins: readonly ResolvedPlugin[], config: Readonly<KernelConfig>, mode: KernelMode, newDatabase: boolean | undefined): Map<string, PreparedPlugin> {
+export function preparePlugins(
+  plugins: readonly ResolvedPlugin[],
+  config: Readonly<KernelConfig>,
+  mode: KernelMode,
+  newDatabase: boolean | undefined,
+): Map<string, PreparedPlugin> {
   const prepared = new Map<string, PreparedPlugin>();
   for (const plugin of plugins) {
     const id = plugin.definition.id;

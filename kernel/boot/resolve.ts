@@ -4,12 +4,16 @@ import { resolveDefinition, resolvePlugin, type ResolvedPlugin } from '../plugin
 import type { PluginDefinition } from '../types.js';
 
 /**
- * Phase 1, resolve: the configured plugins and those given in code, ordered by what they require.
+ * The `resolve` phase (kernel/boot/phases.ts): the configured plugins and those given in code, ordered by what they require.
  * `onPlaced` hears of each plugin, in that order, as soon as its place is settled (it and every
  * plugin before it are loaded), while the later ones still load: a server database migrates
  * meanwhile (kernel/boot.ts).
  */
-export async function resolvePlugins(config: Readonly<KernelConfig>, inline: readonly PluginDefinition[], onPlaced?: (plugin: ResolvedPlugin) => void): Promise<ResolvedPlugin[]> {
+export async function resolvePlugins(
+  config: Readonly<KernelConfig>,
+  inline: readonly PluginDefinition[],
+  onPlaced?: (plugin: ResolvedPlugin) => void,
+): Promise<ResolvedPlugin[]> {
   const resolved: ResolvedPlugin[] = [];
   let placed = 0;
   const place = (): void => {

@@ -34,7 +34,11 @@ function sandboxOptions(config: Readonly<KernelConfig>): Parameters<typeof creat
     const value = c[key];
     if (value !== undefined) limits[key] = value;
   }
-  return { limits, ...(c.pool_size !== undefined ? { poolSize: c.pool_size } : {}), ...(c.backstop_margin_ms !== undefined ? { backstopMarginMs: c.backstop_margin_ms } : {}) };
+  return {
+    limits,
+    ...(c.pool_size !== undefined ? { poolSize: c.pool_size } : {}),
+    ...(c.backstop_margin_ms !== undefined ? { backstopMarginMs: c.backstop_margin_ms } : {}),
+  };
 }
 
 /**
@@ -42,12 +46,32 @@ function sandboxOptions(config: Readonly<KernelConfig>): Parameters<typeof creat
  * and log sinks, the tenant directory, the credential chain) start empty and are filled in once
  * every plugin is set up (boot/wire.ts).
  */
-export function createCoreServices(input: { config: Readonly<KernelConfig>; logger: Logger; clock: Clock; database: Database; catalog: Catalog }): CoreServices {
+export function createCoreServices(input: {
+  config: Readonly<KernelConfig>;
+  logger: Logger;
+  clock: Clock;
+  database: Database;
+  catalog: Catalog;
+}): CoreServices {
   const { config, logger, clock, database, catalog } = input;
   const metrics = createMetricsRegistry();
   const stopTimeoutMs = config.jobs?.stop_timeout_ms ?? 5000;
-  const events = createEventBus({ database, url: config.database.url, logger: logger.child({ component: 'events' }), metrics, pollMs: config.events?.poll_ms ?? 1000, stopTimeoutMs });
-  const jobs = createJobRunner({ db: database.knex, logger: logger.child({ component: 'jobs' }), metrics, events, leaseMs: config.jobs?.lease_ms ?? 15_000, stopTimeoutMs });
+  const events = createEventBus({
+    database,
+    url: config.database.url,
+    logger: logger.child({ component: 'events' }),
+    metrics,
+    pollMs: config.events?.poll_ms ?? 1000,
+    stopTimeoutMs,
+  });
+  const jobs = createJobRunner({
+    db: database.knex,
+    logger: logger.child({ component: 'jobs' }),
+    metrics,
+    events,
+    leaseMs: config.jobs?.lease_ms ?? 15_000,
+    stopTimeoutMs,
+  });
   const runners = new Map<string, RouteRunner>();
   const { dispatcher, delegation } = createDispatcher(catalog, runners, database.knex);
   const readiness = createReadiness(config.database.ready_timeout_ms);
@@ -57,7 +81,10 @@ export function createCoreServices(input: { config: Readonly<KernelConfig>; logg
   });
   const tickets = createTicketStore(clock);
   const sandboxLog = logger.child({ component: 'sandbox' });
-  const sandbox = createSandbox({ ...sandboxOptions(config), onIncident: (incident) => sandboxLog.warn({ incident }, 'sandbox: the host stepped in') });
+  const sandbox = createSandbox({
+    ...sandboxOptions(config),
+    onIncident: (incident) => sandboxLog.warn({ incident }, 'sandbox: the host stepped in'),
+  });
   const services: KernelServices = {
     db: database.knex,
     logger,
@@ -77,6 +104,7 @@ export function createCoreServices(input: { config: Readonly<KernelConfig>; logg
     events,
     tickets,
     sandbox,
+    databaseCopy: database.copy,
   };
   return {
     services,

@@ -11,11 +11,17 @@ export interface SetUpPlugin {
 }
 
 /**
- * Phase 3, set up: each plugin in dependency order gets its settings (checked at prepare), what
+ * The `setup` phase (kernel/boot/phases.ts): each plugin in dependency order gets its settings (checked at prepare), what
  * its `prepare` returned and exactly the services it declared, and gives back its handlers, the
  * extension points it offers and its contributions to points, which the registry keeps.
  */
-export async function setUpPlugins(plugins: readonly ResolvedPlugin[], services: KernelServices, registry: ExtensionRegistry, mode: KernelMode, prepared: ReadonlyMap<string, PreparedPlugin>): Promise<SetUpPlugin[]> {
+export async function setUpPlugins(
+  plugins: readonly ResolvedPlugin[],
+  services: KernelServices,
+  registry: ExtensionRegistry,
+  mode: KernelMode,
+  prepared: ReadonlyMap<string, PreparedPlugin>,
+): Promise<SetUpPlugin[]> {
   for (const point of Object.values(coreExtensions)) registry.offer('kernel', point);
   const done: SetUpPlugin[] = [];
   for (const plugin of plugins) {

@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks';
+import type { BootPhaseName } from './phases.js';
 
-/** Milliseconds each boot phase took, in the order they ran (`modules` is the process's own start up to the boot). */
-export type BootTimings = Record<string, number>;
+/** Milliseconds each boot phase (kernel/boot/phases.ts) took, in the order they ran. */
+export type BootTimings = Partial<Record<BootPhaseName, number>>;
 
 /** The process's CPU milliseconds so far, every thread counted (V8's compilers, the thread pool). */
 function cpuMs(): number {
@@ -16,7 +17,12 @@ function cpuMs(): number {
  * its wall time: on a machine busy with other work the wall time grows with the load, the CPU
  * time far less, so the two together tell a slow phase from a starved one.
  */
-export function createBootTimer(): { mark(phase: string): void; readonly timings: BootTimings; readonly cpu: BootTimings } {
+export function createBootTimer(): {
+  /** Ends a phase of BOOT_PHASES (the only names it takes); one marked twice adds up. */
+  mark(phase: BootPhaseName): void;
+  readonly timings: BootTimings;
+  readonly cpu: BootTimings;
+} {
   const timings: BootTimings = { modules: Math.round(performance.now()) };
   let lastCpu = cpuMs();
   const cpu: BootTimings = { modules: Math.round(lastCpu) };

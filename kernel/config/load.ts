@@ -3,6 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { fromRoot, PROJECT_ROOT } from '../paths.js';
 import type { KernelConfig, Profile } from './types.js';
+import { settingsFromEnvironment } from './env-settings.js';
+import { PROCESS_VARIABLES } from './process-variables.js';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -42,24 +44,25 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** Environment overrides the profile (DESIGN.md "process settings"). */
+/**
+ * Environment overrides the profile (DESIGN.md "process settings"): the variables of
+ * PROCESS_VARIABLES, each at its setting's path, then the RUNTIME_SETTINGS__ variables.
+ */
 function environmentOverrides(env: Env, problems: string[]): Json {
   const over: Json = {};
-  const http: Json = {};
-  const database: Json = {};
-  if (env.PORT !== undefined) {
-    const port = Number(env.PORT);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be an integer from 0 to 65535, got "${env.PORT}"`);
-    else http.port = port;
+  for (const variable of PROCESS_VARIABLES) {
+    const text = env[variable.name];
+    if (text === undefined || !variable.read) continue;
+    const value = variable.read(text, problems);
+    if (value === undefined) continue;
+    const path = variable.setting.split('.');
+    const last = path.pop() as string;
+    let node = over;
+    for (const level of path) node = (node[level] ??= {}) as Json;
+    node[last] = value;
   }
-  if (env.HOST) http.host = env.HOST;
-  if (env.DATABASE_URL) database.url = env.DATABASE_URL;
-  if (env.RUNTIME_DATA_DIR) database.data_dir = env.RUNTIME_DATA_DIR;
-  if (env.RUNTIME_LOG_LEVEL) over.log = { level: env.RUNTIME_LOG_LEVEL };
-  if (env.RUNTIME_AUTH_MODE) over.auth = { mode: env.RUNTIME_AUTH_MODE };
-  if (env.RUNTIME_PLUGINS) over.plugins = env.RUNTIME_PLUGINS.split(',').map((p) => p.trim()).filter(Boolean);
-  if (Object.keys(http).length) over.http = http;
-  if (Object.keys(database).length) over.database = database;
+  const settings = settingsFromEnvironment(env, problems);
+  if (Object.keys(settings).length) over.settings = settings;
   return over;
 }
 
@@ -68,7 +71,11 @@ function buildInfo(env: Env): { version: string; commit: string } {
   let commit = env.RUNTIME_BUILD_COMMIT ?? '';
   if (!commit && existsSync(fromRoot('.git'))) {
     try {
-      commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: PROJECT_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+      commit = execFileSync('git', ['rev-parse', 'HEAD'], {
+        cwd: PROJECT_ROOT,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim();
     } catch {
       commit = 'unknown';
     }
@@ -97,7 +104,9 @@ export function loadConfig(options: { env?: Env; profile?: string; overrides?: J
 
   // The schema is the repository's own, checked against JSON Schema by a test rather than at every
   // start: compiling the meta-schema first cost 100 ms of each boot.
-  validateConfig ??= new Ajv2020({ allErrors: true, useDefaults: true, strict: false, validateSchema: false }).compile(readJson(fromRoot('config', 'config.schema.json')));
+  validateConfig ??= new Ajv2020({ allErrors: true, useDefaults: true, strict: false, validateSchema: false }).compile(
+    readJson(fromRoot('config', 'config.schema.json')),
+  );
   if (!validateConfig(merged)) {
     for (const e of validateConfig.errors ?? []) problems.push(`${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
   }
@@ -111,8 +120,14 @@ export function loadConfig(options: { env?: Env; profile?: string; overrides?: J
 function profileRules(config: KernelConfig): string[] {
   const problems: string[] = [];
   if (config.profile === 'production') {
-    if (!config.database.url) problems.push('the production profile needs DATABASE_URL (a PostgreSQL URL); the embedded database is for local use only');
-    if (config.auth.mode === 'none') problems.push('the production profile refuses auth.mode "none": enable an authenticator (the identity plugin with sessions, API tokens or OIDC)');
+    if (!config.database.url)
+      problems.push(
+        'the production profile needs DATABASE_URL (a PostgreSQL URL); the embedded database is for local use only',
+      );
+    if (config.auth.mode === 'none')
+      problems.push(
+        'the production profile refuses auth.mode "none": enable an authenticator (the identity plugin with sessions, API tokens or OIDC)',
+      );
   }
   return problems;
 }

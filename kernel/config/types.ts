@@ -35,7 +35,15 @@ export interface KernelConfig {
   /** The events service; defaults filled in by the config schema. */
   events?: { poll_ms?: number; retention_seconds?: number };
   /** The sandbox's limits and pool; defaults filled in by the config schema. */
-  sandbox?: { deadline_ms?: number; backstop_margin_ms?: number; memory_bytes?: number; stack_bytes?: number; output_bytes?: number; pushes?: number; pool_size?: number };
+  sandbox?: {
+    deadline_ms?: number;
+    backstop_margin_ms?: number;
+    memory_bytes?: number;
+    stack_bytes?: number;
+    output_bytes?: number;
+    pushes?: number;
+    pool_size?: number;
+  };
   log: { level: string };
   build: { version: string; commit: string };
 }

@@ -9,7 +9,8 @@ type Transactor = Partial<Knex.Transaction> & { parentTransaction?: Transactor }
  */
 export function afterCommit(db: Knex | Knex.Transaction, callback: () => void): void {
   const settled: Array<Promise<unknown>> = [];
-  for (let trx: Transactor | undefined = db as Transactor; trx?.executionPromise; trx = trx.parentTransaction) settled.push(trx.executionPromise);
+  for (let trx: Transactor | undefined = db as Transactor; trx?.executionPromise; trx = trx.parentTransaction)
+    settled.push(trx.executionPromise);
   if (settled.length === 0) return callback();
   Promise.all(settled).then(callback, () => undefined);
 }

@@ -35,16 +35,26 @@ interface Part {
   /** Given the read part's rows once the statement committed. */
   committedRows?: (rows: Array<Record<string, unknown>>) => void;
   /** The call's answer when this part returns no row; nothing is written then. */
-  required?: ApiError;
+  required?: ApiError | (() => ApiError);
 }
 
 export interface PartOptions {
-  /** When the part returns no row (its RETURNING is empty), nothing commits and the call fails with this error. */
-  required?: ApiError;
+  /**
+   * When the part returns no row (its RETURNING is empty), nothing commits and the call fails with
+   * this error — or the one this function makes then (an error captures a stack trace when made:
+   * a cost every call would pay for an outcome few have).
+   */
+  required?: ApiError | (() => ApiError);
   /** The part is a SELECT over earlier parts (say, a notification per inserted row) rather than a data-modifying statement. */
   read?: boolean;
   /** For a read part: called with its rows once the statement has committed. */
   committedRows?: (rows: Array<Record<string, unknown>>) => void;
+  /**
+   * A required part the write's other parts depend on (a claim): placed and checked before them.
+   * The final SELECT evaluates its checks in order and parts run when first read (the others at the
+   * end), so when a guard finds nothing the statement stops before the other parts ran at all.
+   */
+  guard?: boolean;
 }
 
 /** Names parts across every write of the process, so writes can share one statement (group commit). */
@@ -64,9 +74,11 @@ export class CombinedWrite {
 
   /** Adds a part; returns its name, by which later parts read its RETURNING rows. `label` is a readable prefix ([a-z_]). */
   add(label: string, sql: string, bindings: readonly Knex.RawBinding[], options: PartOptions = {}): string {
-    if (!/^[a-z_]+$/.test(label)) throw new RangeError(`combined write part label "${label}" must be lower-case letters and underscores`);
+    if (!/^[a-z_]+$/.test(label))
+      throw new RangeError(`combined write part label "${label}" must be lower-case letters and underscores`);
     const name = `${label}_${(partsNamed = (partsNamed + 1) % Number.MAX_SAFE_INTEGER)}`;
-    this.parts.push({
+    if (options.guard && !options.required) throw new RangeError(`combined write guard "${label}" must be required`);
+    this.parts[options.guard ? 'unshift' : 'push']({
       name,
       sql,
       bindings,
@@ -131,8 +143,11 @@ async function commitTogether(db: Knex, writes: readonly CombinedWrite[]): Promi
     } catch (err) {
       // The part's name travels in DETAIL (knex puts the statement's text before the message).
       const failed = err as { code?: unknown; detail?: unknown };
-      const part = failed.code === REQUIRED_FAILED ? writes.flatMap((write) => write.parts).find((p) => p.name === failed.detail) : undefined;
-      if (part?.required) throw part.required;
+      const part =
+        failed.code === REQUIRED_FAILED
+          ? writes.flatMap((write) => write.parts).find((p) => p.name === failed.detail)
+          : undefined;
+      if (part?.required) throw typeof part.required === 'function' ? part.required() : part.required;
       throw err;
     }
   }
@@ -179,11 +194,16 @@ class GroupCommitter {
       while (this.#waiting.length > 0) {
         const group = this.#take();
         try {
-          await commitTogether(this.db, group.map((w) => w.write));
+          await commitTogether(
+            this.db,
+            group.map((w) => w.write),
+          );
           for (const waiting of group) waiting.resolve();
         } catch (err) {
           if (group.length === 1) (group[0] as Waiting).reject(err);
-          else for (const waiting of group) await commitTogether(this.db, [waiting.write]).then(waiting.resolve, waiting.reject);
+          else
+            for (const waiting of group)
+              await commitTogether(this.db, [waiting.write]).then(waiting.resolve, waiting.reject);
         }
       }
     } finally {

@@ -6,6 +6,7 @@ import { openEmbedded, stageNewestTemplate, templateWorkSettled } from './embedd
 import { pgliteWasmModule } from './pglite-code.js';
 import type { Logger } from 'pino';
 import type { KernelConfig } from '../config/types.js';
+import { type DatabaseCopy, noDatabaseCopy } from './copy.js';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
 import { withSimpleTransactionControl } from './embedded-client.js';
 
@@ -15,6 +16,8 @@ export interface Database {
   kind: 'postgres' | 'embedded';
   /** Set on a newly created embedded cluster: keeps it, once migrated, as the template of the next (db/embedded.ts). */
   keepMigrated?: () => Promise<void>;
+  /** Copies of the embedded database (copy.ts); none on a server. */
+  copy: DatabaseCopy;
   close(): Promise<void>;
 }
 
@@ -35,7 +38,7 @@ function embeddedDirectory(dataDir: string | undefined): string | undefined {
  * Starts what opening the database needs and the plugins do not decide, so that it runs while
  * the main thread loads the plugins: for the embedded one, compiling PGlite's WebAssembly (on
  * V8's background threads) and, for a new data directory, copying the migrated template most
- * likely to be the plugins' (on the thread pool; db/embedded.ts). Nothing for a server (a
+ * likely to be the plugins' (on the thread pool; db/staging.ts). Nothing for a server (a
  * kernel on PostgreSQL never loads PGlite).
  */
 export function prefetchDatabase(config: KernelConfig['database']): void {
@@ -64,7 +67,11 @@ export function databaseIsNew(config: KernelConfig['database']): boolean | undef
  * PGlite has no lock of its own: two processes on one data directory would both write and one's
  * writes would be lost, so the directory is locked for this process until close (or its exit).
  */
-export async function connectDatabase(config: KernelConfig['database'], logger?: Logger, options: { migrationKey?: string } = {}): Promise<Database> {
+export async function connectDatabase(
+  config: KernelConfig['database'],
+  logger?: Logger,
+  options: { migrationKey?: string } = {},
+): Promise<Database> {
   const schema = config.schema;
   // knex prints connection trouble to the console itself; route it to the structured log instead.
   const log = logger
@@ -79,6 +86,7 @@ export async function connectDatabase(config: KernelConfig['database'], logger?:
   let kind: Database['kind'];
   let lock: DataDirLock | undefined;
   let keepMigrated: Database['keepMigrated'];
+  let copy: DatabaseCopy = noDatabaseCopy;
   let started: Promise<void> | undefined;
   if (config.url) {
     kind = 'postgres';
@@ -101,9 +109,15 @@ export async function connectDatabase(config: KernelConfig['database'], logger?:
     // A cluster in a schema of its own is not the one the migrated template was made from.
     const embedded = await openEmbedded(dir, schema ? undefined : options.migrationKey);
     keepMigrated = embedded.keepMigrated;
+    copy = {
+      available: true,
+      take: async () => ({ archive: await embedded.pglite.dumpDataDir('none'), wasmModule: await pgliteWasmModule() }),
+    };
     started = embedded.pglite.waitReady;
     knex = knexFactory({
-      client: withSimpleTransactionControl(ClientPgLite as unknown as Parameters<typeof withSimpleTransactionControl>[0]) as unknown as typeof knexFactory.Client,
+      client: withSimpleTransactionControl(
+        ClientPgLite as unknown as Parameters<typeof withSimpleTransactionControl>[0],
+      ) as unknown as typeof knexFactory.Client,
       dialect: 'postgres',
       connection: { pglite: embedded.pglite },
       acquireConnectionTimeout: 60_000,
@@ -130,5 +144,5 @@ export async function connectDatabase(config: KernelConfig['database'], logger?:
     await close().catch(() => undefined);
     throw err;
   }
-  return { knex, kind, close, ...(keepMigrated ? { keepMigrated } : {}) };
+  return { knex, kind, close, copy, ...(keepMigrated ? { keepMigrated } : {}) };
 }

@@ -1,5 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, linkSync, openSync, readFileSync, readlinkSync, realpathSync, statSync, unlinkSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  linkSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 
@@ -37,10 +49,19 @@ export interface DataDirLock {
 }
 
 export class DataDirInUseError extends Error {
-  constructor(readonly dir: string, readonly file: string, owner: Owner | null, foreign = false) {
+  constructor(
+    readonly dir: string,
+    readonly file: string,
+    owner: Owner | null,
+    foreign = false,
+  ) {
     const who = owner ? `pid ${owner.pid} on ${owner.host}, since ${owner.since}` : 'its lock file is being written';
-    const wait = foreign ? `, or wait: a lock from another host or container is taken over once ${FOREIGN_STALE_MS / 1000} s pass without its process refreshing it` : '';
-    super(`the data directory ${dir} is in use by another runtime process (${who}); stop that process first${wait}, or delete ${file} if it no longer runs`);
+    const wait = foreign
+      ? `, or wait: a lock from another host or container is taken over once ${FOREIGN_STALE_MS / 1000} s pass without its process refreshing it`
+      : '';
+    super(
+      `the data directory ${dir} is in use by another runtime process (${who}); stop that process first${wait}, or delete ${file} if it no longer runs`,
+    );
     this.name = 'DataDirInUseError';
   }
 }
@@ -89,7 +110,15 @@ function parseOwner(text: string): Owner | null {
   try {
     const value = JSON.parse(text) as Partial<Owner>;
     if (typeof value.pid !== 'number' || typeof value.host !== 'string' || typeof value.token !== 'string') return null;
-    return { pid: value.pid, host: value.host, boot: value.boot ?? null, start: value.start ?? null, pidns: value.pidns ?? null, since: String(value.since ?? ''), token: value.token };
+    return {
+      pid: value.pid,
+      host: value.host,
+      boot: value.boot ?? null,
+      start: value.start ?? null,
+      pidns: value.pidns ?? null,
+      since: String(value.since ?? ''),
+      token: value.token,
+    };
   } catch {
     return null;
   }
@@ -199,7 +228,13 @@ export function lockDataDir(dir: string): DataDirLock {
   // The real path: the same directory reached through a symbolic link is the same lock.
   const file = join(realpathSync(dir), LOCK_FILE);
   const owner: Owner = {
-    pid: process.pid, host: hostname(), boot: bootId(), start: startTimeOf(process.pid), pidns: pidNamespace(), since: new Date().toISOString(), token: randomUUID(),
+    pid: process.pid,
+    host: hostname(),
+    boot: bootId(),
+    start: startTimeOf(process.pid),
+    pidns: pidNamespace(),
+    since: new Date().toISOString(),
+    token: randomUUID(),
   };
   const content = `${JSON.stringify(owner)}\n`;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
@@ -207,7 +242,8 @@ export function lockDataDir(dir: string): DataDirLock {
     const current = readText(file);
     if (current === undefined) continue;
     const holder = parseOwner(current);
-    if (holder ? ownerRuns(holder, file) : ageMs(file) <= UNREADABLE_STALE_MS) throw new DataDirInUseError(dir, file, holder, holder !== null && !visible(holder));
+    if (holder ? ownerRuns(holder, file) : ageMs(file) <= UNREADABLE_STALE_MS)
+      throw new DataDirInUseError(dir, file, holder, holder !== null && !visible(holder));
     reclaim(file, current, owner.token);
   }
   throw new Error(`could not take the lock ${file}: it keeps changing`);

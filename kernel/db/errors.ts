@@ -7,7 +7,17 @@ export function isUniqueViolation(err: unknown): boolean {
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /** Socket-level failures reaching the server: refused, reset, timed out, unreachable, name lookup. */
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENOTFOUND', 'EAI_AGAIN']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 
 /**
  * SQLSTATEs that say the server, not the statement, failed: admin or crash shutdown, "cannot
@@ -22,7 +32,8 @@ const SERVER_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
  * KnexTimeoutError when no connection could be had in time. knex prefixes the message with the
  * failed statement and ` - `, so a pattern matches at the start or after that separator.
  */
-const CONNECTION_MESSAGES = /(?:^| - )(?:Connection terminated|timeout expired$|Client has encountered a connection error|Client was closed and is not queryable|Knex: Timeout acquiring a connection)/;
+const CONNECTION_MESSAGES =
+  /(?:^| - )(?:Connection terminated|timeout expired$|Client has encountered a connection error|Client was closed and is not queryable|Knex: Timeout acquiring a connection)/;
 
 function isConnectionFailure(err: object): boolean {
   const { code, message } = err as { code?: unknown; message?: unknown };

@@ -8,7 +8,8 @@ import type { Knex } from 'knex';
  * that moment are left to the next round. Returns how many rows went.
  */
 export async function deleteExpiredRows(db: Knex, table: string, before: Date, batch: number): Promise<number> {
-  if (!Number.isInteger(batch) || batch < 1) throw new RangeError(`purge batch must be a positive integer, not ${batch}`);
+  if (!Number.isInteger(batch) || batch < 1)
+    throw new RangeError(`purge batch must be a positive integer, not ${batch}`);
   let total = 0;
   for (;;) {
     // Counted in SQL: the embedded driver does not report a DELETE's row count.

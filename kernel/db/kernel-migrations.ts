@@ -7,4 +7,12 @@ import { requireFunctionMigration } from './combined-write.js';
 import { ticketsMigration } from '../realtime/tickets.js';
 
 /** The kernel's own tables, migrated before any plugin's. */
-export const kernelMigrations: Migration[] = [secretsMigration, idempotencyMigration, keyExpiryIndexMigration, leasesMigration, eventsMigration, ticketsMigration, requireFunctionMigration];
+export const kernelMigrations: Migration[] = [
+  secretsMigration,
+  idempotencyMigration,
+  keyExpiryIndexMigration,
+  leasesMigration,
+  eventsMigration,
+  ticketsMigration,
+  requireFunctionMigration,
+];

@@ -39,7 +39,9 @@ async function appliedOrNone(knex: Knex): Promise<Set<string>> {
 async function ensureTables(knex: Knex): Promise<void> {
   await knex.transaction(async (trx) => {
     await trx.raw('SELECT pg_advisory_xact_lock(?)', [CREATE_LOCK]);
-    await trx.raw(`CREATE TABLE IF NOT EXISTS ${TABLE} (id serial PRIMARY KEY, name varchar(255), batch integer, migration_time timestamptz)`);
+    await trx.raw(
+      `CREATE TABLE IF NOT EXISTS ${TABLE} (id serial PRIMARY KEY, name varchar(255), batch integer, migration_time timestamptz)`,
+    );
     await trx.raw(`CREATE TABLE IF NOT EXISTS ${LOCK_TABLE} ("index" serial PRIMARY KEY, is_locked integer)`);
     await trx.raw(`INSERT INTO ${LOCK_TABLE} (is_locked) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM ${LOCK_TABLE})`);
   });
@@ -47,7 +49,9 @@ async function ensureTables(knex: Knex): Promise<void> {
 
 /** knex's lock protocol: the one row flips from 0 to 1; a second instance's flip waits for or misses it. */
 async function takeLock(db: Knex | Knex.Transaction): Promise<void> {
-  const taken = (await db.raw(`UPDATE ${LOCK_TABLE} SET is_locked = 1 WHERE is_locked = 0 RETURNING "index"`)) as { rows: unknown[] };
+  const taken = (await db.raw(`UPDATE ${LOCK_TABLE} SET is_locked = 1 WHERE is_locked = 0 RETURNING "index"`)) as {
+    rows: unknown[];
+  };
   if (taken.rows.length === 0) throw new MigrationLockHeld();
 }
 
@@ -57,7 +61,9 @@ async function releaseLock(db: Knex | Knex.Transaction): Promise<void> {
 
 async function record(db: Knex | Knex.Transaction, keys: string[]): Promise<void> {
   if (keys.length === 0) return;
-  const batch = (await db.raw(`SELECT coalesce(max(batch), 0) + 1 AS batch FROM ${TABLE}`)) as { rows: { batch: number }[] };
+  const batch = (await db.raw(`SELECT coalesce(max(batch), 0) + 1 AS batch FROM ${TABLE}`)) as {
+    rows: { batch: number }[];
+  };
   await db(TABLE).insert(keys.map((name) => ({ name, batch: batch.rows[0]?.batch ?? 1, migration_time: new Date() })));
 }
 
@@ -88,7 +94,8 @@ async function openRun(knex: Knex): Promise<OpenRun> {
     throw err;
   }
   // Fewer round trips where the driver allows several statements in one query (a server).
-  const batch = (knex.client as { config: { client?: unknown } }).config.client === 'pg' ? batchStatements(trx) : undefined;
+  const batch =
+    (knex.client as { config: { client?: unknown } }).config.client === 'pg' ? batchStatements(trx) : undefined;
   const todo: string[] = [];
   return {
     fresh: applied.size === 0,
@@ -145,7 +152,11 @@ async function runWithKnexMigrator(knex: Knex, all: Keyed[]): Promise<string[]> 
       };
     },
   };
-  const [, applied] = (await knex.migrate.latest({ migrationSource: source, tableName: TABLE, disableMigrationsListValidation: true })) as [number, string[]];
+  const [, applied] = (await knex.migrate.latest({
+    migrationSource: source,
+    tableName: TABLE,
+    disableMigrationsListValidation: true,
+  })) as [number, string[]];
   return applied;
 }
 
@@ -206,7 +217,8 @@ export function startMigrations(knex: Knex): MigrationRun {
   // Observed at finish or abort; until then a failure must not count as unhandled.
   done.catch(() => undefined);
   return {
-    add: ({ owner, migrations }) => feed.push(migrations.map((migration) => ({ key: `${owner}/${migration.name}`, migration }))),
+    add: ({ owner, migrations }) =>
+      feed.push(migrations.map((migration) => ({ key: `${owner}/${migration.name}`, migration }))),
     finish() {
       feed.close('ended');
       return done;

@@ -6,7 +6,8 @@ import type { PGliteOptions } from '@electric-sql/pglite';
 
 /** A compiled WebAssembly module (the project's type libraries name no WebAssembly global). */
 export type WasmModule = NonNullable<PGliteOptions['pgliteWasmModule']>;
-const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule> } }).WebAssembly;
+const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule> } })
+  .WebAssembly;
 
 const require = createRequire(import.meta.url);
 

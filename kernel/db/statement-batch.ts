@@ -45,7 +45,7 @@ export function batchStatements(trx: Knex.Transaction): StatementBatch {
     kept = [];
     await send.call(client, connection, { sql, bindings: [] });
   };
-  client._query = async function (connection, obj) {
+  client._query = async (connection, obj) => {
     if (deferrable(obj)) {
       kept.push(obj.sql);
       obj.response = { command: obj.sql.trim().split(/\s/, 1)[0]?.toUpperCase(), rowCount: null, rows: [], fields: [] };

@@ -6,7 +6,20 @@ import type { EventHandler, Events, KernelEvent } from './types.js';
 import { openListener, type Listener } from './listener.js';
 import { notifyEmbedded } from './listen-embedded.js';
 import { afterCommit } from '../db/after-commit.js';
-import { LAST_ID, addEvent, addEventRow, currentPosition, dropForeignEvents, insertEvent, insertEventRow, parseNotification, readAfter, readByIds, type EventRow, type Position } from './store.js';
+import {
+  LAST_ID,
+  addEvent,
+  addEventRow,
+  currentPosition,
+  dropForeignEvents,
+  insertEvent,
+  insertEventRow,
+  parseNotification,
+  readAfter,
+  readByIds,
+  type EventRow,
+  type Position,
+} from './store.js';
 
 export interface EventBusOptions {
   database: Database;
@@ -53,7 +66,8 @@ function checkTopic(topic: string): void {
 function eventJson(topic: string, payload: unknown): string {
   checkTopic(topic);
   const json = JSON.stringify(payload ?? null);
-  if (Buffer.byteLength(json) > MAX_PAYLOAD_BYTES) throw new RangeError(`event payload of "${topic}" is over ${MAX_PAYLOAD_BYTES} bytes`);
+  if (Buffer.byteLength(json) > MAX_PAYLOAD_BYTES)
+    throw new RangeError(`event payload of "${topic}" is over ${MAX_PAYLOAD_BYTES} bytes`);
   return json;
 }
 
@@ -89,7 +103,11 @@ export function createEventBus(options: EventBusOptions): EventBus {
     labelNames: ['path'],
     registers: [options.metrics],
   });
-  const published = new Counter({ name: 'kernel_events_published_total', help: 'Events published by this instance.', registers: [options.metrics] });
+  const published = new Counter({
+    name: 'kernel_events_published_total',
+    help: 'Events published by this instance.',
+    registers: [options.metrics],
+  });
   const failures = new Counter({
     name: 'kernel_event_handler_failures_total',
     help: 'Event handlers that threw, by topic.',
@@ -98,7 +116,9 @@ export function createEventBus(options: EventBusOptions): EventBus {
   });
 
   function channelName(): Promise<string> {
-    channel ??= db.raw('SELECT current_schema() AS schema').then((r) => channelFor(String((r.rows as Array<{ schema: string }>)[0]?.schema)));
+    channel ??= db
+      .raw('SELECT current_schema() AS schema')
+      .then((r) => channelFor(String((r.rows as Array<{ schema: string }>)[0]?.schema)));
     return channel;
   }
 
@@ -112,7 +132,12 @@ export function createEventBus(options: EventBusOptions): EventBus {
     for (const row of rows) {
       const subs = subscriptions.get(row.topic);
       if (!subs) continue;
-      const event: KernelEvent = { id: String(row.id), topic: row.topic, payload: row.payload, publishedAt: row.created_at };
+      const event: KernelEvent = {
+        id: String(row.id),
+        topic: row.topic,
+        payload: row.payload,
+        publishedAt: row.created_at,
+      };
       for (const sub of subs) {
         sub.queue = sub.queue.then(async () => {
           if (!sub.active) return;
@@ -131,7 +156,10 @@ export function createEventBus(options: EventBusOptions): EventBus {
     for (;;) {
       if (!position || stopped) return;
       const { rows, horizon } = await readAfter(db, position, BATCH);
-      deliver(rows.filter((row) => !early.has(row.id)), 'poll');
+      deliver(
+        rows.filter((row) => !early.has(row.id)),
+        'poll',
+      );
       for (const row of rows) early.delete(row.id);
       const last = rows.at(-1);
       if (last) position = { xact: last.xact, id: last.id };

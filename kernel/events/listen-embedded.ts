@@ -13,7 +13,10 @@ const listeners = new WeakMap<object, Map<string, Set<ListenerHooks>>>();
 /** The object that identifies the embedded database behind a knex handle (the PGlite instance, knex-pglite keeps it as `client.pglite`). */
 function databaseOf(knex: Knex): object {
   const pglite: unknown = (knex.client as { pglite?: unknown }).pglite;
-  if (typeof pglite !== 'object' || pglite === null) throw new Error('the embedded database is not reachable through knex (knex-pglite no longer exposes client.pglite)');
+  if (typeof pglite !== 'object' || pglite === null)
+    throw new Error(
+      'the embedded database is not reachable through knex (knex-pglite no longer exposes client.pglite)',
+    );
   return pglite;
 }
 

@@ -21,7 +21,12 @@ export function listenerName(channel: string): string {
  * event published just after start would otherwise reach subscribers only through the poll,
  * later than and out of order with the events after it.
  */
-export async function listenOnPostgres(url: string, channel: string, hooks: ListenerHooks, logger: Logger): Promise<Listener> {
+export async function listenOnPostgres(
+  url: string,
+  channel: string,
+  hooks: ListenerHooks,
+  logger: Logger,
+): Promise<Listener> {
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
   let backoff = FIRST_RETRY_MS;
@@ -50,7 +55,12 @@ export async function listenOnPostgres(url: string, channel: string, hooks: List
     // Imported here: a kernel on the embedded database never listens, and never loads pg.
     const { default: driver } = await import('pg');
     if (closed) return;
-    const candidate = new driver.Client({ connectionString: url, application_name: listenerName(channel), keepAlive: true, query_timeout: 10_000 });
+    const candidate = new driver.Client({
+      connectionString: url,
+      application_name: listenerName(channel),
+      keepAlive: true,
+      query_timeout: 10_000,
+    });
     candidate.on('error', (err) => drop(candidate, err));
     candidate.on('end', () => drop(candidate));
     candidate.on('notification', (message) => {

@@ -19,7 +19,13 @@ export interface Listener {
  * Listens on `channel`: on a server through a connection of its own (a pooled one would be
  * handed to other work), on the embedded database on its only connection.
  */
-export function openListener(database: Database, url: string | undefined, channel: string, hooks: ListenerHooks, logger: Logger): Promise<Listener> {
+export function openListener(
+  database: Database,
+  url: string | undefined,
+  channel: string,
+  hooks: ListenerHooks,
+  logger: Logger,
+): Promise<Listener> {
   if (database.kind === 'postgres' && url) return listenOnPostgres(url, channel, hooks, logger);
   return listenOnEmbedded(database.knex, channel, hooks);
 }

@@ -49,7 +49,13 @@ interface RawRow {
   created_at: Date | string;
 }
 
-const toRow = (r: RawRow): EventRow => ({ id: Number(r.id), xact: Number(r.xact), topic: r.topic, payload: r.payload, created_at: new Date(r.created_at) });
+const toRow = (r: RawRow): EventRow => ({
+  id: Number(r.id),
+  xact: Number(r.xact),
+  topic: r.topic,
+  payload: r.payload,
+  created_at: new Date(r.created_at),
+});
 
 /** Past any id: a position (x, LAST_ID) means "everything of transactions up to x". */
 export const LAST_ID = Number.MAX_SAFE_INTEGER;
@@ -79,8 +85,17 @@ function notifySelect(inserted: string): string {
  * notification carries the whole row as JSON, so listeners deliver it without reading it back
  * (one statement fewer per event on every instance); a larger one's carries only its id.
  */
-export async function insertEvent(db: Knex | Knex.Transaction, channel: string, topic: string, payload: string): Promise<string> {
-  const result = await db.raw(`WITH inserted AS (${INSERT_EVENT}) ${notifySelect('inserted')}`, [topic, payload, channel]);
+export async function insertEvent(
+  db: Knex | Knex.Transaction,
+  channel: string,
+  topic: string,
+  payload: string,
+): Promise<string> {
+  const result = await db.raw(`WITH inserted AS (${INSERT_EVENT}) ${notifySelect('inserted')}`, [
+    topic,
+    payload,
+    channel,
+  ]);
   return String((result.rows as Array<{ id: string | number }>)[0]?.id);
 }
 
@@ -88,8 +103,15 @@ export async function insertEvent(db: Knex | Knex.Transaction, channel: string, 
  * Inserts the event without a NOTIFY (the embedded database: the caller tells its listeners once
  * the transaction commits); answers the id and the row as a notification carries it.
  */
-export async function insertEventRow(db: Knex | Knex.Transaction, topic: string, payload: string): Promise<{ id: string; row: string }> {
-  const result = await db.raw(`WITH inserted AS (${INSERT_EVENT}) SELECT e.id, ${ROW_TEXT} AS row FROM inserted AS e`, [topic, payload]);
+export async function insertEventRow(
+  db: Knex | Knex.Transaction,
+  topic: string,
+  payload: string,
+): Promise<{ id: string; row: string }> {
+  const result = await db.raw(`WITH inserted AS (${INSERT_EVENT}) SELECT e.id, ${ROW_TEXT} AS row FROM inserted AS e`, [
+    topic,
+    payload,
+  ]);
   const inserted = (result.rows as Array<{ id: string | number; row: string }>)[0];
   return { id: String(inserted?.id), row: String(inserted?.row) };
 }
@@ -101,9 +123,16 @@ export function addEvent(write: CombinedWrite, channel: string, topic: string, p
 }
 
 /** The insert as a part of a combined write, without a NOTIFY: `committed` gets the row as a notification carries it. */
-export function addEventRow(write: CombinedWrite, topic: string, payload: string, committed: (row: string) => void): void {
+export function addEventRow(
+  write: CombinedWrite,
+  topic: string,
+  payload: string,
+  committed: (row: string) => void,
+): void {
   const inserted = write.add('kernel_event', INSERT_EVENT, [topic, payload]);
-  write.add('kernel_event_row', `SELECT ${ROW_TEXT} AS row FROM ${inserted} AS e`, [], { committedRows: (rows) => rows.forEach((r) => committed(String(r.row))) });
+  write.add('kernel_event_row', `SELECT ${ROW_TEXT} AS row FROM ${inserted} AS e`, [], {
+    committedRows: (rows) => rows.forEach((r) => committed(String(r.row))),
+  });
 }
 
 /** What a notification says: the whole event (a small one), or the id of one to read. */
@@ -134,7 +163,11 @@ export async function currentPosition(db: Knex): Promise<Position> {
  * a transaction that began earlier can commit a smaller id after a larger one was read. Returns
  * the rows and the horizon, so a reader that got a short batch can move up to it.
  */
-export async function readAfter(db: Knex, after: Position, limit: number): Promise<{ rows: EventRow[]; horizon: number }> {
+export async function readAfter(
+  db: Knex,
+  after: Position,
+  limit: number,
+): Promise<{ rows: EventRow[]; horizon: number }> {
   const result = await db.raw(
     `WITH h AS (SELECT ${HORIZON} AS horizon)
      SELECT h.horizon, e.id, e.xact, e.topic, e.payload, e.created_at

@@ -20,7 +20,13 @@ import type { EventStreams } from './sse.js';
  * the route itself. Here the fixed steps are plain calls and the route's promise is continued
  * once; the order and the outcome are those of the layered chain it replaces.
  */
-export function createHttpApp(input: { config: Readonly<KernelConfig>; logger: Logger; metrics: Registry; mounted: readonly MountedRoute[]; streams?: EventStreams }): { app: Koa; endpoints: Endpoint[] } {
+export function createHttpApp(input: {
+  config: Readonly<KernelConfig>;
+  logger: Logger;
+  metrics: Registry;
+  mounted: readonly MountedRoute[];
+  streams?: EventStreams;
+}): { app: Koa; endpoints: Endpoint[] } {
   const app = new Koa({ proxy: input.config.http.trust_proxy });
   // Koa would print errors to stderr itself; the error boundary already logs them once.
   app.silent = true;

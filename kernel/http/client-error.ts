@@ -1,4 +1,11 @@
-import { STATUS_CODES, maxHeaderSize, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import {
+  STATUS_CODES,
+  maxHeaderSize,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { ApiError } from '../errors.js';
@@ -18,7 +25,10 @@ const LINGER_MS = 2000;
 function errorFor(err: NodeJS.ErrnoException): ApiError {
   switch (err.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return new ApiError('request_header_fields_too_large', `The request line and headers are larger than ${maxHeaderSize} bytes.`);
+      return new ApiError(
+        'request_header_fields_too_large',
+        `The request line and headers are larger than ${maxHeaderSize} bytes.`,
+      );
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
       return new ApiError('payload_too_large', 'The chunk extensions of the request body are too large.');
     case 'ERR_HTTP_REQUEST_TIMEOUT':
@@ -36,7 +46,9 @@ function rawResponse(error: ApiError): string {
     ...RESPONSE_HEADERS,
     Connection: 'close',
   };
-  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const head = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   return `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}\r\n${head}\r\n${body}`;
 }
 

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
-import { ApiError, toApiError } from '../errors.js';
+import { type ApiError, toApiError } from '../errors.js';
 
 /** Writes an ApiError as the spec's error body with its headers. */
 export function writeError(ctx: Context, error: ApiError): void {
@@ -29,7 +29,10 @@ export function errorBoundary(logger: Logger): (ctx: Context, err: unknown) => v
     if (error.code === 'unavailable') {
       // Expected while a dependency is down (/ready says so too): one line per call, no stack,
       // and not the failed statement knex writes into the message (its values may be secrets).
-      logger.warn({ cause: causeOf(error), requestId: ctx.state.requestId }, 'request refused: a dependency is unavailable');
+      logger.warn(
+        { cause: causeOf(error), requestId: ctx.state.requestId },
+        'request refused: a dependency is unavailable',
+      );
     } else if (error.status >= 500) {
       logger.error({ err: error.cause ?? err, requestId: ctx.state.requestId }, 'request failed');
     }

@@ -38,8 +38,17 @@ interface Series {
  * here a request adds to its series, and the buckets are summed when metrics are read.
  */
 class SeriesHistogram extends Histogram<Labels> {
-  constructor(private readonly series: readonly Series[], registry: Registry) {
-    super({ name: DURATION, help: HELP, labelNames: ['method', 'route', 'status'], buckets: BUCKETS, registers: [registry] });
+  constructor(
+    private readonly series: readonly Series[],
+    registry: Registry,
+  ) {
+    super({
+      name: DURATION,
+      help: HELP,
+      labelNames: ['method', 'route', 'status'],
+      buckets: BUCKETS,
+      registers: [registry],
+    });
   }
 
   override async get(): ReturnType<Histogram<Labels>['get']> {
@@ -93,7 +102,12 @@ export function httpMetrics(registry: Registry): (ctx: Context, ms: number) => v
     if (!byStatus) byMethod.set(method, (byStatus = new Map()));
     let found = byStatus.get(status);
     if (!found) {
-      found = { labels: { method, route, status: String(status) }, count: 0, sum: 0, buckets: new Array<number>(BUCKETS.length + 1).fill(0) };
+      found = {
+        labels: { method, route, status: String(status) },
+        count: 0,
+        sum: 0,
+        buckets: new Array<number>(BUCKETS.length + 1).fill(0),
+      };
       byStatus.set(status, found);
       series.push(found);
     }

@@ -34,15 +34,35 @@ function isPlainJson(body: unknown): body is object {
 /** Statuses whose response has no body (Koa's `statuses.empty`). */
 const BODYLESS = new Set([204, 205, 304]);
 
-function writeReply(ctx: Context, reply: Reply, contentType: string | undefined): void {
+/**
+ * The tenant a call acted in (DESIGN.md "effective tenant"): the one the tenancy step resolved,
+ * else the caller's own (a tenant-free route acts for its caller). A caller whose
+ * X-Service-Tenant was outranked by its own tenant sees here which one won. Undefined for an
+ * anonymous call to a public route, which acts in no tenant.
+ */
+export const TENANT_HEADER = 'X-Tenant-Id';
+
+function actedIn(call: Call): string | undefined {
+  return call.tenantId ?? call.principal?.tenantId;
+}
+
+function writeReply(ctx: Context, reply: Reply, contentType: string | undefined, tenant: string | undefined): void {
   ctx.status = reply.status;
   if (reply.headers) for (const name in reply.headers) ctx.set(name, reply.headers[name] as string);
+  if (reply.cookies) ctx.set('Set-Cookie', [...reply.cookies]);
   const { body } = reply;
   if (body === undefined) {
+    if (tenant !== undefined) ctx.set(TENANT_HEADER, tenant);
     if (reply.status !== 204) ctx.body = null;
     return;
   }
-  if (!contentType && isPlainJson(body) && ctx.method !== 'HEAD' && !BODYLESS.has(reply.status) && !ctx.res.hasHeader('content-type')) {
+  if (
+    !contentType &&
+    isPlainJson(body) &&
+    ctx.method !== 'HEAD' &&
+    !BODYLESS.has(reply.status) &&
+    !ctx.res.hasHeader('content-type')
+  ) {
     // Most replies are JSON: the bytes and headers Koa writes for an object body, written here
     // at once. Koa's own way (the body setter's type and length bookkeeping, then respond())
     // cost more per request than the kernel's whole request frame; a HEAD, an empty status and
@@ -51,12 +71,16 @@ function writeReply(ctx: Context, reply: Reply, contentType: string | undefined)
     // (the kernel's own headers join it there, response-headers.ts).
     const json = JSON.stringify(body);
     ctx.respond = false;
-    ctx.res.writeHead(reply.status, ['Content-Type', JSON_TYPE, 'Content-Length', String(Buffer.byteLength(json))]);
+    const head = ['Content-Type', JSON_TYPE, 'Content-Length', String(Buffer.byteLength(json))];
+    if (tenant !== undefined) head.push(TENANT_HEADER, tenant);
+    ctx.res.writeHead(reply.status, head);
     ctx.res.end(json);
     return;
   }
+  if (tenant !== undefined) ctx.set(TENANT_HEADER, tenant);
   ctx.body = body;
-  if (contentType) ctx.type = contentType;
+  // The manifest's content type, unless the reply named its own (a route serving files of several types).
+  if (contentType && !reply.headers?.['Content-Type']) ctx.type = contentType;
 }
 
 type RouteHandler = (ctx: Context, params: Record<string, string>, path: string) => Promise<void>;
@@ -67,7 +91,11 @@ function httpHandler(mounted: MountedRoute, http: KernelConfig['http'], streams?
   // A WebSocket route is opened by the server's 'upgrade' listener (upgrade.ts); a plain GET of it is told so.
   if (route.decl.upgrade === 'websocket') {
     return async () => {
-      throw new ApiError('upgrade_required', `${route.path} opens a WebSocket: send the upgrade handshake with ?ticket=.`, { headers: { Upgrade: 'websocket', Connection: 'Upgrade' } });
+      throw new ApiError(
+        'upgrade_required',
+        `${route.path} opens a WebSocket: send the upgrade handshake with ?ticket=.`,
+        { headers: { Upgrade: 'websocket', Connection: 'Upgrade' } },
+      );
     };
   }
   const bodyType = route.decl.body_type ?? (route.schemas.body ? 'json' : 'none');
@@ -75,29 +103,47 @@ function httpHandler(mounted: MountedRoute, http: KernelConfig['http'], streams?
   const contentType = route.decl.response.content_type;
   const sse = Boolean(streams) && route.decl.stream === 'sse';
   const dispatch = (ctx: Context, params: Record<string, string>, path: string, body: unknown): Promise<void> => {
-    const call = newCall({
-      route,
-      transport: 'http',
-      requestId: String(ctx.state.requestId),
-      method: ctx.method,
-      path,
-      params,
-      query: queryObject(ctx),
-      // Node already lower-cases header names; only Set-Cookie arrives as an array, and no route reads it.
-      headers: ctx.headers as Record<string, string | undefined>,
-      body,
-    }, mounted.db);
-    return run(call).then((reply) => {
-      if (call.principal) ctx.state.subjectId = call.principal.subjectId;
-      if (sse && reply.events) return (streams as EventStreams).send(ctx, reply.events, reply.headers);
-      writeReply(ctx, reply, contentType);
-      return undefined;
-    });
+    const call = newCall(
+      {
+        route,
+        transport: 'http',
+        requestId: String(ctx.state.requestId),
+        method: ctx.method,
+        path,
+        // Koa's protocol and host follow X-Forwarded-Proto and -Host only behind a trusted proxy.
+        origin: () => `${ctx.protocol}://${ctx.host}`,
+        params,
+        query: queryObject(ctx),
+        // Node already lower-cases header names; only Set-Cookie arrives as an array, and no route reads it.
+        headers: ctx.headers as Record<string, string | undefined>,
+        body,
+      },
+      mounted.db,
+    );
+    return run(call).then(
+      (reply) => {
+        if (call.principal) ctx.state.subjectId = call.principal.subjectId;
+        const tenant = actedIn(call);
+        if (sse && reply.events) {
+          const headers = tenant === undefined ? reply.headers : { ...reply.headers, [TENANT_HEADER]: tenant };
+          return (streams as EventStreams).send(ctx, reply.events, headers);
+        }
+        writeReply(ctx, reply, contentType, tenant);
+        return undefined;
+      },
+      (err: unknown) => {
+        // The error boundary writes the error; the tenant it was refused in is still named.
+        const tenant = actedIn(call);
+        if (tenant !== undefined) ctx.set(TENANT_HEADER, tenant);
+        throw err;
+      },
+    );
   };
   // Not async: a request without a body (most of them) goes straight to the pipeline.
   return (ctx, params, path) => {
     ctx.state.routeTemplate = route.path;
-    if (bodyType === 'none' && !ctx.req.headers['content-length'] && !ctx.req.headers['transfer-encoding']) return dispatch(ctx, params, path, undefined);
+    if (bodyType === 'none' && !ctx.req.headers['content-length'] && !ctx.req.headers['transfer-encoding'])
+      return dispatch(ctx, params, path, undefined);
     return readBody(ctx, bodyType, limits).then((body) => dispatch(ctx, params, path, body));
   };
 }
@@ -112,7 +158,11 @@ export interface Endpoint {
  * lookup; the others through @koa/router's matcher, once. Unknown paths are 404; a known path
  * with another method is 405 with `Allow` listing the methods it takes.
  */
-export function buildRouter(mounted: readonly MountedRoute[], http: KernelConfig['http'], streams?: EventStreams): { route: (ctx: Context) => Promise<void> | void; endpoints: Endpoint[] } {
+export function buildRouter(
+  mounted: readonly MountedRoute[],
+  http: KernelConfig['http'],
+  streams?: EventStreams,
+): { route: (ctx: Context) => Promise<void> | void; endpoints: Endpoint[] } {
   // The router is used as a matcher only (its layers' own middleware never runs), so each
   // request is matched once and goes straight to the route's handler.
   const router = new Router();
@@ -127,7 +177,7 @@ export function buildRouter(mounted: readonly MountedRoute[], http: KernelConfig
   for (const entry of mounted) {
     const handler = httpHandler(entry, http, streams);
     const { method } = entry.route.decl;
-    const layer = router.register(routerPath(entry.route.path), [method], () => undefined);
+    const layer = router.register(routerPath(entry.route.decl.path), [method], () => undefined);
     handlers.set(layer, handler);
     if (!entry.route.path.includes('{')) {
       exactly(method, entry.route.path, handler);
@@ -135,7 +185,9 @@ export function buildRouter(mounted: readonly MountedRoute[], http: KernelConfig
     }
   }
   // What the router really serves (HEAD is Koa's automatic twin of GET), read back from its layers.
-  const endpoints = router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: String(layer.path) })));
+  const endpoints = router.stack.flatMap((layer) =>
+    layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: String(layer.path) })),
+  );
   // Not async: it hands back the handler's promise itself (or throws a 404 or 405 at once), and
   // reads the path (which Koa parses from the URL on each access) once.
   const route = (ctx: Context): Promise<void> | void => {
@@ -155,7 +207,9 @@ export function buildRouter(mounted: readonly MountedRoute[], http: KernelConfig
       ctx.set('Allow', [...allowed].join(', '));
       return;
     }
-    throw new ApiError('method_not_allowed', `${path} does not accept ${ctx.method}.`, { headers: { Allow: [...allowed].join(', ') } });
+    throw new ApiError('method_not_allowed', `${path} does not accept ${ctx.method}.`, {
+      headers: { Allow: [...allowed].join(', ') },
+    });
   };
   return { route, endpoints };
 }

@@ -15,7 +15,12 @@ export interface HttpServer {
 }
 
 /** The HTTP server's lifecycle: listening, and draining on shutdown (in-flight requests finish). */
-export function createHttpServer(input: { app: Koa; config: Readonly<KernelConfig>; logger: Logger; realtime: Realtime }): HttpServer {
+export function createHttpServer(input: {
+  app: Koa;
+  config: Readonly<KernelConfig>;
+  logger: Logger;
+  realtime: Realtime;
+}): HttpServer {
   const { app, config, logger, realtime } = input;
   let server: Server | undefined;
   const sockets = new Set<Socket>();

@@ -115,7 +115,12 @@ export function createEventStreams(options: { heartbeatMs: number; logger: Logge
   return {
     async send(ctx, events, headers = {}) {
       ctx.status = 200;
-      ctx.res.writeHead(200, { ...headers, 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' });
+      ctx.res.writeHead(200, {
+        ...headers,
+        'Content-Type': 'text/event-stream; charset=utf-8',
+        'Cache-Control': 'no-store',
+        'X-Accel-Buffering': 'no',
+      });
       // The response is written here, not by Koa, for as long as the stream lasts.
       ctx.respond = false;
       if (ctx.method === 'HEAD' || closing) {

@@ -50,7 +50,12 @@ function plainResponse(req: IncomingMessage, socket: Duplex, head: Buffer): Serv
 
 function writeJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
   const text = body === undefined ? '' : JSON.stringify(body);
-  res.writeHead(status, { ...headers, ...(text ? { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(text)) } : {}) });
+  res.writeHead(status, {
+    ...headers,
+    ...(text
+      ? { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(text)) }
+      : {}),
+  });
   res.end(text);
 }
 
@@ -73,7 +78,11 @@ export function createUpgradeListener(input: {
   const { sockets, origins, logger } = input;
   const router = new Router();
   const byLayer = new Map<unknown, MountedRoute>();
-  for (const mounted of input.mounted) byLayer.set(router.register(routerPath(mounted.route.path), ['GET'], () => undefined), mounted);
+  for (const mounted of input.mounted)
+    byLayer.set(
+      router.register(routerPath(mounted.route.decl.path), ['GET'], () => undefined),
+      mounted,
+    );
   // clientTracking off: the socket registry is what tracks them. maxPayload makes ws close an
   // oversized message's socket with 1009 before buffering it.
   // `ws` is loaded on the first WebSocket open: most instances never serve one.
@@ -81,12 +90,19 @@ export function createUpgradeListener(input: {
   const server = (): WebSocketServer => {
     if (!wss) {
       const { WebSocketServer: Server } = require('ws') as typeof import('ws');
-      wss = new Server({ noServer: true, clientTracking: false, maxPayload: input.maxPayloadBytes, perMessageDeflate: false });
+      wss = new Server({
+        noServer: true,
+        clientTracking: false,
+        maxPayload: input.maxPayloadBytes,
+        perMessageDeflate: false,
+      });
     }
     return wss;
   };
 
-  function match(req: IncomingMessage): { mounted: MountedRoute; params: Record<string, string>; url: URL } | undefined {
+  function match(
+    req: IncomingMessage,
+  ): { mounted: MountedRoute; params: Record<string, string>; url: URL } | undefined {
     let url: URL;
     try {
       url = new URL(req.url ?? '/', 'http://upgrade.invalid');
@@ -97,10 +113,19 @@ export function createUpgradeListener(input: {
     const layer = found.pathAndMethod[found.pathAndMethod.length - 1];
     const mounted = layer && byLayer.get(layer);
     if (!layer || !mounted) return undefined;
-    return { mounted, params: layer.params(url.pathname, layer.captures(url.pathname), {}) as Record<string, string>, url };
+    return {
+      mounted,
+      params: layer.params(url.pathname, layer.captures(url.pathname), {}) as Record<string, string>,
+      url,
+    };
   }
 
-  async function open(req: IncomingMessage, socket: Duplex, head: Buffer, target: NonNullable<ReturnType<typeof match>>): Promise<void> {
+  async function open(
+    req: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    target: NonNullable<ReturnType<typeof match>>,
+  ): Promise<void> {
     const { route, run } = target.mounted;
     const started = process.hrtime.bigint();
     const incoming = req.headers['x-request-id'];
@@ -109,31 +134,53 @@ export function createUpgradeListener(input: {
     let subject: string | undefined;
     try {
       const origin = req.headers.origin;
-      if (!origins(origin)) throw new ApiError('forbidden', `Origin ${String(origin).slice(0, 200)} may not open WebSockets here; list it in http.websocket.allowed_origins.`);
-      if (!isValidHandshake(req)) throw new ApiError('bad_request', 'Not a WebSocket handshake: it needs Sec-WebSocket-Key and Sec-WebSocket-Version 13.');
-      const call = newCall({
-        route,
-        transport: 'http',
-        requestId,
-        method: 'GET',
-        path: target.url.pathname,
-        params: target.params,
-        query: { ...parseQuery(target.url.search.slice(1)) },
-        headers: req.headers as Record<string, string | undefined>,
-        body: undefined,
-      }, target.mounted.db);
+      if (!origins(origin))
+        throw new ApiError(
+          'forbidden',
+          `Origin ${String(origin).slice(0, 200)} may not open WebSockets here; list it in http.websocket.allowed_origins.`,
+        );
+      if (!isValidHandshake(req))
+        throw new ApiError(
+          'bad_request',
+          'Not a WebSocket handshake: it needs Sec-WebSocket-Key and Sec-WebSocket-Version 13.',
+        );
+      const call = newCall(
+        {
+          route,
+          transport: 'http',
+          requestId,
+          method: 'GET',
+          path: target.url.pathname,
+          params: target.params,
+          query: { ...parseQuery(target.url.search.slice(1)) },
+          headers: req.headers as Record<string, string | undefined>,
+          body: undefined,
+        },
+        target.mounted.db,
+      );
       const reply = await run(call);
       const principal = call.principal;
       subject = principal?.subjectId;
       const session = reply.websocket;
       if (!session || !principal) {
-        if (reply.status < 400) throw new Error(`operation ${route.decl.operation}: a WebSocket route's handler must answer with a websocket session or an error`);
+        if (reply.status < 400)
+          throw new Error(
+            `operation ${route.decl.operation}: a WebSocket route's handler must answer with a websocket session or an error`,
+          );
         status = reply.status;
-        writeJson(plainResponse(req, socket, head), reply.status, reply.body, { ...(reply.headers ?? {}), 'X-Request-Id': requestId });
+        writeJson(plainResponse(req, socket, head), reply.status, reply.body, {
+          ...(reply.headers ?? {}),
+          'X-Request-Id': requestId,
+        });
         return;
       }
       const release = sockets.reserve(principal);
-      if (!release) throw new ApiError('too_many_requests', 'This subject has as many WebSockets open as it may; close one first.', { headers: { 'Retry-After': '5' } });
+      if (!release)
+        throw new ApiError(
+          'too_many_requests',
+          'This subject has as many WebSockets open as it may; close one first.',
+          { headers: { 'Retry-After': '5' } },
+        );
       // The slot is held as long as the connection, whatever happens from here on.
       socket.once('close', release);
       server().handleUpgrade(req, socket, head, (ws) => {
@@ -151,12 +198,19 @@ export function createUpgradeListener(input: {
       const error = toApiError(err);
       status = error.status;
       if (status >= 500) logger.error({ err, requestId, operation: route.decl.operation }, 'websocket upgrade failed');
-      if (socket.writable) writeJson(plainResponse(req, socket, head), error.status, error.toBody(), { ...error.headers, 'X-Request-Id': requestId });
+      if (socket.writable)
+        writeJson(plainResponse(req, socket, head), error.status, error.toBody(), {
+          ...error.headers,
+          'X-Request-Id': requestId,
+        });
       else socket.destroy();
     } finally {
       if (logger.isLevelEnabled('info')) {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        logger.info({ requestId, method: 'GET', route: route.path, status, ms: Math.round(ms * 100) / 100, subject }, 'request');
+        logger.info(
+          { requestId, method: 'GET', route: route.path, status, ms: Math.round(ms * 100) / 100, subject },
+          'request',
+        );
       }
     }
   }

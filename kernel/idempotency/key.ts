@@ -24,13 +24,20 @@ export function idempotencyKeyOf(call: Call): string | undefined {
   const fromBody = bodyField(call);
   const fromHeader = call.headers[IDEMPOTENCY_HEADER]?.trim() || undefined;
   if (fromHeader !== undefined && fromHeader.length > MAX_KEY) {
-    throw new ApiError('bad_request', `The Idempotency-Key header is longer than ${MAX_KEY} characters.`, { details: [{ in: 'headers', pointer: '/idempotency-key', message: `must be at most ${MAX_KEY} characters` }] });
+    throw new ApiError('bad_request', `The Idempotency-Key header is longer than ${MAX_KEY} characters.`, {
+      details: [{ in: 'headers', pointer: '/idempotency-key', message: `must be at most ${MAX_KEY} characters` }],
+    });
   }
   if (typeof fromBody === 'string' && CONTROL.test(fromBody)) {
-    throw new ApiError('bad_request', `The ${call.route.idempotency} must not contain control characters.`, { details: [{ in: 'body', pointer: `/${call.route.idempotency}`, message: 'contains control characters' }] });
+    throw new ApiError('bad_request', `The ${call.route.idempotency} must not contain control characters.`, {
+      details: [{ in: 'body', pointer: `/${call.route.idempotency}`, message: 'contains control characters' }],
+    });
   }
   if (typeof fromBody === 'string' && fromHeader !== undefined && fromBody !== fromHeader) {
-    throw new ApiError('bad_request', `The Idempotency-Key header and the body field ${call.route.idempotency} differ; send one key.`);
+    throw new ApiError(
+      'bad_request',
+      `The Idempotency-Key header and the body field ${call.route.idempotency} differ; send one key.`,
+    );
   }
   return typeof fromBody === 'string' ? fromBody : fromHeader;
 }
@@ -47,7 +54,10 @@ export function presentedKey(call: Call): string | null {
  * itself, the tenant (already part of the key's scope) and the dry-run flag.
  */
 export function payloadFingerprint(call: Call): string {
-  const body = typeof call.body === 'object' && call.body !== null && !Buffer.isBuffer(call.body) ? { ...(call.body as Record<string, unknown>) } : call.body;
+  const body =
+    typeof call.body === 'object' && call.body !== null && !Buffer.isBuffer(call.body)
+      ? { ...(call.body as Record<string, unknown>) }
+      : call.body;
   if (body && typeof body === 'object' && !Buffer.isBuffer(body)) {
     delete (body as Record<string, unknown>)[call.route.idempotency];
     delete (body as Record<string, unknown>)[KERNEL_FIELDS.tenant];
@@ -56,5 +66,7 @@ export function payloadFingerprint(call: Call): string {
   delete query[KERNEL_FIELDS.dryRun];
   delete query[KERNEL_FIELDS.tenant];
   const content = Buffer.isBuffer(body) ? createHash('sha256').update(body).digest('hex') : body;
-  return createHash('sha256').update(canonicalJson([call.method, call.path, query, content ?? null])).digest('base64url');
+  return createHash('sha256')
+    .update(canonicalJson([call.method, call.path, query, content ?? null]))
+    .digest('base64url');
 }

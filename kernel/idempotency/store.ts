@@ -50,25 +50,91 @@ interface ClaimRow {
   expires_at: Date | string | null;
 }
 
+/** The two halves of the key's advisory lock: the same in a transaction and in a combined write. */
+function lockKeys(scope: KeyScope): [string, string] {
+  return [`${scope.tenantId}\u001f${scope.operation}`, `${scope.subjectId}\u001f${scope.key}`];
+}
+
+function storedOf(row: Omit<ClaimRow, 'locked'>): StoredResponse | undefined {
+  if (row.fingerprint === null || row.status === null || row.expires_at === null) return undefined;
+  const reply: Reply = { status: row.status };
+  if (row.body !== null) reply.body = JSON.parse(row.body) as unknown;
+  if (row.headers && Object.keys(row.headers).length > 0) reply.headers = row.headers;
+  return { fingerprint: row.fingerprint, reply, expiresAt: new Date(row.expires_at) };
+}
+
 /**
  * Takes the key's lock for this transaction without waiting and reads what is stored for it,
  * in one round trip. The lock is a transaction-level advisory lock: it is released by commit,
  * rollback, or the database when the process dies, so a crash can never leave a key stuck.
  */
-export async function claimKey(trx: Knex.Transaction, scope: KeyScope): Promise<{ locked: boolean; stored?: StoredResponse }> {
+export async function claimKey(
+  trx: Knex.Transaction,
+  scope: KeyScope,
+): Promise<{ locked: boolean; stored?: StoredResponse }> {
   const result = await trx.raw(
     `SELECT pg_try_advisory_xact_lock(hashtext(?), hashtext(?)) AS locked, k.fingerprint, k.status, k.headers, k.body, k.expires_at
        FROM (SELECT 1) AS one
        LEFT JOIN ${TABLE} AS k ON k.tenant_id = ? AND k.subject_id = ? AND k.operation = ? AND k.key = ?`,
-    [`${scope.tenantId}\u001f${scope.operation}`, `${scope.subjectId}\u001f${scope.key}`, scope.tenantId, scope.subjectId, scope.operation, scope.key],
+    [...lockKeys(scope), scope.tenantId, scope.subjectId, scope.operation, scope.key],
   );
   const row = (result.rows as ClaimRow[])[0] as ClaimRow;
   if (!row.locked) return { locked: false };
-  if (row.fingerprint === null || row.status === null || row.expires_at === null) return { locked: true };
-  const reply: Reply = { status: row.status };
-  if (row.body !== null) reply.body = JSON.parse(row.body) as unknown;
-  if (row.headers && Object.keys(row.headers).length > 0) reply.headers = row.headers;
-  return { locked: true, stored: { fingerprint: row.fingerprint, reply, expiresAt: new Date(row.expires_at) } };
+  const stored = storedOf(row);
+  return stored ? { locked: true, stored } : { locked: true };
+}
+
+/** What is stored for the key now, if anything (after a combined write found its key taken). */
+export async function storedResponse(db: Knex, scope: KeyScope): Promise<StoredResponse | undefined> {
+  const rows = (await db(TABLE)
+    .select('fingerprint', 'status', 'headers', 'body', 'expires_at')
+    .where({ tenant_id: scope.tenantId, subject_id: scope.subjectId, operation: scope.operation, key: scope.key })
+    .limit(1)) as Array<Omit<ClaimRow, 'locked'>>;
+  return rows[0] && storedOf(rows[0]);
+}
+
+function responseBindings(scope: KeyScope, fingerprint: string, reply: Reply, now: Date, expiresAt: Date) {
+  return [
+    scope.tenantId,
+    scope.subjectId,
+    scope.operation,
+    scope.key,
+    fingerprint,
+    reply.status,
+    JSON.stringify(reply.headers ?? {}),
+    reply.body === undefined ? null : JSON.stringify(reply.body),
+    now,
+    expiresAt,
+  ];
+}
+
+/** An expired row of the key is replaced; a live one is not (the INSERT then returns no row). */
+const REPLACE_EXPIRED = `ON CONFLICT (tenant_id, subject_id, operation, key) DO UPDATE
+       SET fingerprint = EXCLUDED.fingerprint, status = EXCLUDED.status, headers = EXCLUDED.headers, body = EXCLUDED.body,
+           created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+       WHERE ${TABLE}.expires_at <= EXCLUDED.created_at`;
+
+/**
+ * The claim of a key as a part of a combined write, its response stored at once: under the
+ * key's lock taken without waiting (as claimKey's), it inserts the response unless a live one is
+ * stored. It returns no row when the lock is held (a call with the key in flight) or the key is
+ * taken: the write's other parts must then not run (a guard, see CombinedWrite).
+ */
+export function claimInsert(
+  scope: KeyScope,
+  fingerprint: string,
+  reply: Reply,
+  now: Date,
+  expiresAt: Date,
+): { sql: string; bindings: Knex.RawBinding[] } {
+  return {
+    sql: `INSERT INTO ${TABLE} (tenant_id, subject_id, operation, key, fingerprint, status, headers, body, created_at, expires_at)
+     SELECT ?::text, ?::text, ?::text, ?::text, ?::text, ?::integer, ?::jsonb, ?::text, ?::timestamptz, ?::timestamptz
+      WHERE pg_try_advisory_xact_lock(hashtext(?), hashtext(?))
+     ${REPLACE_EXPIRED}
+     RETURNING 1 AS claimed`,
+    bindings: [...responseBindings(scope, fingerprint, reply, now, expiresAt), ...lockKeys(scope)],
+  };
 }
 
 /**
@@ -76,17 +142,20 @@ export async function claimKey(trx: Knex.Transaction, scope: KeyScope): Promise<
  * a live one (committed by another instance in the instant between our read and our lock) is
  * not, and `false` tells the caller to roll its effect back.
  */
-export async function saveResponse(trx: Knex.Transaction, scope: KeyScope, fingerprint: string, reply: Reply, now: Date, expiresAt: Date): Promise<boolean> {
-  const body = reply.body === undefined ? null : JSON.stringify(reply.body);
+export async function saveResponse(
+  trx: Knex.Transaction,
+  scope: KeyScope,
+  fingerprint: string,
+  reply: Reply,
+  now: Date,
+  expiresAt: Date,
+): Promise<boolean> {
   const result = await trx.raw(
     `INSERT INTO ${TABLE} (tenant_id, subject_id, operation, key, fingerprint, status, headers, body, created_at, expires_at)
      VALUES (?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?)
-     ON CONFLICT (tenant_id, subject_id, operation, key) DO UPDATE
-       SET fingerprint = EXCLUDED.fingerprint, status = EXCLUDED.status, headers = EXCLUDED.headers, body = EXCLUDED.body,
-           created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
-       WHERE ${TABLE}.expires_at <= EXCLUDED.created_at
+     ${REPLACE_EXPIRED}
      RETURNING 1 AS saved`,
-    [scope.tenantId, scope.subjectId, scope.operation, scope.key, fingerprint, reply.status, JSON.stringify(reply.headers ?? {}), body, now, expiresAt],
+    responseBindings(scope, fingerprint, reply, now, expiresAt),
   );
   return (result.rows as unknown[]).length === 1;
 }

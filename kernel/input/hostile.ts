@@ -34,7 +34,8 @@ export function hostileValues(part: string, root: unknown, limit = 10): ErrorDet
       continue;
     }
     if (typeof value === 'number') {
-      if (!Number.isFinite(value)) details.push({ in: part, pointer: pointer || '/', message: 'is not a finite number' });
+      if (!Number.isFinite(value))
+        details.push({ in: part, pointer: pointer || '/', message: 'is not a finite number' });
       continue;
     }
     if (value === null || typeof value !== 'object' || Buffer.isBuffer(value)) continue;
@@ -42,7 +43,9 @@ export function hostileValues(part: string, root: unknown, limit = 10): ErrorDet
       details.push({ in: part, pointer: pointer || '/', message: `is nested deeper than ${MAX_DEPTH} levels` });
       continue;
     }
-    const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
+    const entries: Array<[string, unknown]> = Array.isArray(value)
+      ? value.map((v, i) => [String(i), v])
+      : Object.entries(value);
     for (let i = entries.length - 1; i >= 0; i--) {
       const [key, child] = entries[i] as [string, unknown];
       const childPointer = `${pointer}/${escapePointerToken(key)}`;

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Migration } from '../types.js';
 import type { Lease } from './types.js';
+import { LIVENESS_LOCK_SPACE } from './holder-liveness.js';
 
 export const LEASES = 'kernel_leases';
 
@@ -58,7 +59,13 @@ interface AcquireRow {
  * can tell; renewing one's own live lease keeps it. A refusal tells how long the current
  * holder's lease still runs, so a standby can come back right when it lapses.
  */
-export async function acquireLease(db: Knex, name: string, key: string, holder: string, ttlMs: number): Promise<Grant | Refusal> {
+export async function acquireLease(
+  db: Knex,
+  name: string,
+  key: string,
+  holder: string,
+  ttlMs: number,
+): Promise<Grant | Refusal> {
   const result = await db.raw(
     `WITH taken AS (
        INSERT INTO ${LEASES} AS l (name, key, holder, epoch, acquired_at, expires_at)
@@ -81,7 +88,10 @@ export async function acquireLease(db: Knex, name: string, key: string, holder: 
   const row = (result.rows as AcquireRow[])[0];
   // No row at all: another instance created the lease after this statement's snapshot was taken.
   if (!row || row.epoch === null) return { remainingMs: Number(row?.remaining_ms ?? 0) };
-  return { lease: { name, key, holder, epoch: Number(row.epoch) }, sinceRunMs: row.since_run_ms === null ? null : Number(row.since_run_ms) };
+  return {
+    lease: { name, key, holder, epoch: Number(row.epoch) },
+    sinceRunMs: row.since_run_ms === null ? null : Number(row.since_run_ms),
+  };
 }
 
 /** Updates the lease row only while it is still this holder's at this epoch; tells whether it was. */
@@ -125,19 +135,60 @@ export async function fenceLease(trx: Knex.Transaction, lease: Lease): Promise<b
 }
 
 /** Who holds the lease now; null when nobody does (never taken, lapsed or released). */
-export async function leaseHolder(db: Knex, name: string, key: string): Promise<{ holder: string; epoch: number } | null> {
-  const result = await db.raw(`SELECT holder, epoch FROM ${LEASES} WHERE name = ? AND key = ? AND expires_at > now()`, [name, key]);
+export async function leaseHolder(
+  db: Knex,
+  name: string,
+  key: string,
+): Promise<{ holder: string; epoch: number } | null> {
+  const result = await db.raw(`SELECT holder, epoch FROM ${LEASES} WHERE name = ? AND key = ? AND expires_at > now()`, [
+    name,
+    key,
+  ]);
   const row = (result.rows as Array<{ holder: string; epoch: string | number }>)[0];
   return row ? { holder: row.holder, epoch: Number(row.epoch) } : null;
 }
 
 /** How many live leases carry this name (the instances present, for the presence lease). */
 export async function countLive(db: Knex, name: string): Promise<number> {
-  const result = await db.raw(`SELECT count(*)::integer AS n FROM ${LEASES} WHERE name = ? AND expires_at > now()`, [name]);
+  const result = await db.raw(`SELECT count(*)::integer AS n FROM ${LEASES} WHERE name = ? AND expires_at > now()`, [
+    name,
+  ]);
   return Number((result.rows as Array<{ n: number }>)[0]?.n ?? 0);
 }
 
 /** Deletes leases of this name that lapsed long ago (presence rows of instances gone for good). */
 export async function pruneLapsed(db: Knex, name: string, olderThanMs: number): Promise<void> {
-  await db.raw(`DELETE FROM ${LEASES} WHERE name = ? AND expires_at < now() - ?::float8 * interval '1 millisecond'`, [name, olderThanMs]);
+  await db.raw(`DELETE FROM ${LEASES} WHERE name = ? AND expires_at < now() - ?::float8 * interval '1 millisecond'`, [
+    name,
+    olderThanMs,
+  ]);
+}
+
+/**
+ * Lapses every live lease another holder has. Only for a database one process alone can use (the
+ * embedded one: its directory lock, taken before this runs, proves every other holder dead), so
+ * a restart takes over at once what the killed process held instead of waiting for its leases to
+ * expire. Epochs are untouched: taking a lease afresh still increments it, so the fence holds.
+ */
+export async function lapseOtherHolders(db: Knex, holder: string): Promise<number> {
+  return db(LEASES).where('expires_at', '>', db.fn.now()).whereNot({ holder }).update({ expires_at: db.fn.now() });
+}
+
+/**
+ * Lapses the live leases of every other holder that is gone, on PostgreSQL: a holder keeps a
+ * liveness lock for as long as its process lives (holder-liveness.ts), so a lock this session can
+ * take (and gives back at once) proves its holder gone. A holder whose lock is held — alive, or
+ * sharing its name's hash with one that is — keeps its leases until they lapse, as before.
+ */
+export async function lapseGoneHolders(db: Knex, holder: string): Promise<number> {
+  const result = (await db.raw(
+    `WITH gone AS (
+       SELECT h.holder FROM (SELECT DISTINCT holder FROM ${LEASES} WHERE expires_at > now() AND holder <> ?) h
+        WHERE CASE WHEN pg_try_advisory_lock(?, hashtext(h.holder)) THEN pg_advisory_unlock(?, hashtext(h.holder)) ELSE false END
+     )
+     UPDATE ${LEASES} l SET expires_at = now() FROM gone WHERE l.holder = gone.holder AND l.expires_at > now()
+     RETURNING l.name`,
+    [holder, LIVENESS_LOCK_SPACE, LIVENESS_LOCK_SPACE],
+  )) as { rows: unknown[] };
+  return result.rows.length;
 }

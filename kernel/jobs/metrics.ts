@@ -15,7 +15,12 @@ export function jobMetrics(registry: Registry): JobMetrics {
       labelNames: ['job', 'outcome'],
       registers: [registry],
     }),
-    duration: new Histogram({ name: 'kernel_job_run_duration_seconds', help: 'How long job runs took on this instance.', labelNames: ['job'], registers: [registry] }),
+    duration: new Histogram({
+      name: 'kernel_job_run_duration_seconds',
+      help: 'How long job runs took on this instance.',
+      labelNames: ['job'],
+      registers: [registry],
+    }),
     lost: new Counter({
       name: 'kernel_job_leases_lost_total',
       help: 'Job leases this instance lost while holding them (another instance took over, or renewal failed until the lease lapsed).',

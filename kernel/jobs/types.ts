@@ -36,6 +36,7 @@ export interface Leases {
 }
 
 /** `'more'`: the run left work behind (a full batch, say); run again at once rather than at the next tick. */
+// biome-ignore lint/suspicious/noConfusingVoidType: a job's run may return nothing at all
 export type JobOutcome = void | 'more';
 
 export interface JobContext {
@@ -82,4 +83,13 @@ export interface Jobs {
    * is running coalesce into one more run.
    */
   trigger(name: string, key?: string): void;
+}
+
+/**
+ * How long the job runner waits before running a key again after `failures` failed runs in a row:
+ * 1 s, doubling, at most a minute — whatever the job's interval (a failing run is not run again
+ * at the interval). Exported so a job can show when its next attempt is due.
+ */
+export function retryDelayMs(failures: number): number {
+  return Math.min(1000 * 2 ** Math.max(0, failures - 1), 60_000);
 }

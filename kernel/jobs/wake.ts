@@ -16,7 +16,12 @@ export interface WakeMessage {
 }
 
 function isRef(value: unknown): value is UnitRef {
-  return Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && (typeof value[1] === 'string' || value[1] === null);
+  return (
+    Array.isArray(value) &&
+    value.length === 2 &&
+    typeof value[0] === 'string' &&
+    (typeof value[1] === 'string' || value[1] === null)
+  );
 }
 
 /** Reads a wake message, ignoring anything malformed (the payload is JSON from the table). */
@@ -29,7 +34,11 @@ export function parseWake(payload: unknown): WakeMessage | null {
 }
 
 /** Gathers the wake-ups of one turn of the event loop into a single event. */
-export function createWakeOutbox(events: Events | undefined, from: string, logger: Logger): { send(kind: 'run' | 'free', ref: UnitRef): void; flush(): Promise<void> } {
+export function createWakeOutbox(
+  events: Events | undefined,
+  from: string,
+  logger: Logger,
+): { send(kind: 'run' | 'free', ref: UnitRef): void; flush(): Promise<void> } {
   let pending: WakeMessage = { from, run: [], free: [] };
   let scheduled: Promise<void> | undefined;
 
@@ -37,14 +46,20 @@ export function createWakeOutbox(events: Events | undefined, from: string, logge
     const message = pending;
     pending = { from, run: [], free: [] };
     if (!events || (message.run.length === 0 && message.free.length === 0)) return;
-    await events.publish(WAKE_TOPIC, message).catch((err: unknown) => logger.warn({ err }, 'could not tell other instances about jobs; they find out when they next look'));
+    await events
+      .publish(WAKE_TOPIC, message)
+      .catch((err: unknown) =>
+        logger.warn({ err }, 'could not tell other instances about jobs; they find out when they next look'),
+      );
   }
 
   return {
     send(kind, ref) {
       if (!events) return;
       if (!pending[kind].some(([n, k]) => n === ref[0] && k === ref[1])) pending[kind].push(ref);
-      scheduled ??= new Promise<void>((resolve) => setImmediate(resolve)).then(flush).finally(() => (scheduled = undefined));
+      scheduled ??= new Promise<void>((resolve) => setImmediate(resolve))
+        .then(flush)
+        .finally(() => (scheduled = undefined));
     },
     async flush() {
       await scheduled;

@@ -35,19 +35,36 @@ function withProperties(schema: JsonSchema, extra: Record<string, JsonSchema>): 
 
 const TENANT_ID = TENANT_ID_FIELD;
 
-const TICKET: JsonSchema = { type: 'string', minLength: 1, maxLength: 128, description: 'One-time ticket (30 s) that opens this WebSocket.' };
+const TICKET: JsonSchema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 128,
+  description: 'One-time ticket (30 s) that opens this WebSocket.',
+};
 
-/** Turns `/components/{id}` into the router's `/components/:id`. */
+/**
+ * Turns `/components/{id}` into the router's `/components/:id`. A last parameter written
+ * `{name+}` takes the rest of the path, slashes included (`/files/{path+}` → `/files/*path`):
+ * for a route that serves a tree of files.
+ */
 export function routerPath(path: string): string {
-  return path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
+  return path.replace(/\{([A-Za-z0-9_]+)\+\}$/, '*$1').replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
+}
+
+/** The OpenAPI form of a manifest path: `{name+}` is written `{name}` there (its schema says it may hold slashes). */
+export function templatePath(path: string): string {
+  return path.replace(/\{([A-Za-z0-9_]+)\+\}$/, '{$1}');
 }
 
 export function pathParamNames(path: string): string[] {
-  return [...path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1] as string);
+  return [...path.matchAll(/\{([A-Za-z0-9_]+)\+?\}/g)].map((m) => m[1] as string);
 }
 
 /** Replaces a top-level `$ref` to a plugin schema by that schema, so the kernel can add fields. */
-export function inline(schema: JsonSchema | undefined, named: Readonly<Record<string, JsonSchema>>): JsonSchema | undefined {
+export function inline(
+  schema: JsonSchema | undefined,
+  named: Readonly<Record<string, JsonSchema>>,
+): JsonSchema | undefined {
   let current = schema;
   for (let depth = 0; current && typeof current.$ref === 'string' && depth < 8; depth++) {
     const name = localSchemaName(current.$ref);
@@ -59,7 +76,11 @@ export function inline(schema: JsonSchema | undefined, named: Readonly<Record<st
   return current;
 }
 
-export function compileRoute(plugin: string, original: RouteDecl, named: Readonly<Record<string, JsonSchema>> = {}): CompiledRoute {
+export function compileRoute(
+  plugin: string,
+  original: RouteDecl,
+  named: Readonly<Record<string, JsonSchema>> = {},
+): CompiledRoute {
   const decl: RouteDecl = { ...original };
   for (const part of ['params', 'query', 'body'] as const) {
     const resolved = inline(original[part], named);
@@ -73,13 +94,30 @@ export function compileRoute(plugin: string, original: RouteDecl, named: Readonl
 
   let query = objectSchema(decl.query);
   const queryExtra: Record<string, JsonSchema> = {};
-  if (tenancy === 'tenant' && !mutating) queryExtra[KERNEL_FIELDS.tenant] = TENANT_ID;
+  // Every read takes `tenant_id` in the query (spec §4), tenant-free reads too (`/component-types`,
+  // `/auth/sessions`, `/health`), so a client can send it on every GET without knowing which
+  // routes are scoped; on a tenant-free route it is checked like any other (tenancy step) and
+  // changes nothing.
+  if (!mutating) queryExtra[KERNEL_FIELDS.tenant] = TENANT_ID;
   if (tenancy === 'tenant' && mutating && bodyType !== 'json') queryExtra[KERNEL_FIELDS.tenant] = TENANT_ID;
   if (decl.paging) {
-    queryExtra[KERNEL_FIELDS.limit] = { type: 'integer', minimum: 1, description: `Page size; default ${decl.paging.default_limit}, larger values are clamped to ${decl.paging.max_limit}.` };
-    queryExtra[KERNEL_FIELDS.cursor] = { type: 'string', minLength: 1, maxLength: 2048, description: 'Opaque cursor from the previous page.' };
+    queryExtra[KERNEL_FIELDS.limit] = {
+      type: 'integer',
+      minimum: 1,
+      description: `Page size; default ${decl.paging.default_limit}, larger values are clamped to ${decl.paging.max_limit}.`,
+    };
+    queryExtra[KERNEL_FIELDS.cursor] = {
+      type: 'string',
+      minLength: 1,
+      maxLength: 2048,
+      description: 'Opaque cursor from the previous page.',
+    };
   }
-  if (dryRunAllowed) queryExtra[KERNEL_FIELDS.dryRun] = { type: 'boolean', description: 'Run every check and the change in a transaction that is rolled back.' };
+  if (dryRunAllowed)
+    queryExtra[KERNEL_FIELDS.dryRun] = {
+      type: 'boolean',
+      description: 'Run every check and the change in a transaction that is rolled back.',
+    };
   if (decl.upgrade === 'websocket') queryExtra.ticket = TICKET;
   query = withProperties(query, queryExtra);
 
@@ -87,8 +125,15 @@ export function compileRoute(plugin: string, original: RouteDecl, named: Readonl
   if (body && (bodyType === 'json' || bodyType === 'json-or-octet-stream')) {
     const bodyExtra: Record<string, JsonSchema> = {};
     if (tenancy === 'tenant') bodyExtra[KERNEL_FIELDS.tenant] = TENANT_ID;
-    if (idempotency !== 'none') bodyExtra[idempotency] = { type: 'string', minLength: 1, maxLength: 255, description: 'Reusing the key retries the same intent.' };
-    if (Object.keys(bodyExtra).length > 0 && (body.type === 'object' || body.properties)) body = withProperties(body, bodyExtra);
+    if (idempotency !== 'none')
+      bodyExtra[idempotency] = {
+        type: 'string',
+        minLength: 1,
+        maxLength: 255,
+        description: 'Reusing the key retries the same intent.',
+      };
+    if (Object.keys(bodyExtra).length > 0 && (body.type === 'object' || body.properties))
+      body = withProperties(body, bodyExtra);
   }
 
   const names = pathParamNames(decl.path);
@@ -107,7 +152,7 @@ export function compileRoute(plugin: string, original: RouteDecl, named: Readonl
   return {
     plugin,
     decl,
-    path: decl.path,
+    path: templatePath(decl.path),
     mutating,
     idempotency,
     auditClass: decl.audit?.class ?? 'none',

@@ -46,7 +46,9 @@ export function boundIntegers(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(boundIntegers);
   if (typeof schema !== 'object' || schema === null) return schema;
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) out[key] = key === 'enum' || key === 'const' || key === 'default' || key === 'examples' ? value : boundIntegers(value);
+  for (const [key, value] of Object.entries(schema))
+    out[key] =
+      key === 'enum' || key === 'const' || key === 'default' || key === 'examples' ? value : boundIntegers(value);
   const type = out.type;
   const integer = type === 'integer' || (Array.isArray(type) && type.includes('integer'));
   if (integer) {

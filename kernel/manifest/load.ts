@@ -30,7 +30,8 @@ export function checkManifest(data: unknown, file: string): LoadedManifest {
   const validate = manifestValidator();
   if (!validate(data)) {
     const problems = (validate.errors ?? []).map(
-      (e) => `${file}: ${e.instancePath || '/'} ${e.message ?? 'is invalid'}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`,
+      (e) =>
+        `${file}: ${e.instancePath || '/'} ${e.message ?? 'is invalid'}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`,
     );
     throw new ManifestError(problems);
   }

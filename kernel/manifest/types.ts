@@ -23,6 +23,16 @@ export interface PagingPolicy {
   filters?: string[];
 }
 
+/**
+ * Optimistic concurrency (kernel/concurrency/etag.ts): the resource's version field, sent as the
+ * ETag of the route's successful replies; `if_match`: the route's change honours If-Match (the
+ * handler checks it with `ifMatch`), a stale one answered 412.
+ */
+export interface EntityTagDecl {
+  field: string;
+  if_match?: boolean;
+}
+
 /** How a WebSocket route's one-time ticket is bound (see TicketService). */
 export interface TicketBinding {
   /** The channel tickets for this route are minted for. */
@@ -58,6 +68,7 @@ export interface RouteDecl {
   errors?: number[];
   paging?: PagingPolicy;
   idempotency?: IdempotencyField;
+  etag?: EntityTagDecl;
   audit?: { class: AuditClass; fields?: string[]; reason?: string };
   dry_run?: boolean;
   /**

@@ -27,7 +27,7 @@ function toDetails(part: string, errors: readonly ErrorObject[]): ErrorDetail[] 
     let pointer = e.instancePath;
     if (e.keyword === 'required') pointer += `/${String(e.params.missingProperty)}`;
     if (e.keyword === 'additionalProperties') pointer += `/${String(e.params.additionalProperty)}`;
-    const message = e.keyword === 'additionalProperties' ? 'is not an allowed field' : e.message ?? 'is invalid';
+    const message = e.keyword === 'additionalProperties' ? 'is not an allowed field' : (e.message ?? 'is invalid');
     return { in: part, pointer: pointer || '/', message };
   });
 }
@@ -42,11 +42,20 @@ export class SchemaCompiler {
   // Neither instance checks schemas against JSON Schema itself: `check` does, once per schema,
   // and only for plugins not in `trusted` (the built-in ones, whose schemas a test checks once,
   // test/kernel/own-schemas.test.ts): compiling the meta-schema cost ~50 ms of every start.
-  private readonly text = addStorableFormats(addFormats(new Ajv2020({ allErrors: true, strict: false, coerceTypes: 'array', useDefaults: true, validateSchema: false })));
-  private readonly json = addStorableFormats(addFormats(new Ajv2020({ allErrors: true, strict: false, useDefaults: true, validateSchema: false })));
+  private readonly text = addStorableFormats(
+    addFormats(
+      new Ajv2020({ allErrors: true, strict: false, coerceTypes: 'array', useDefaults: true, validateSchema: false }),
+    ),
+  );
+  private readonly json = addStorableFormats(
+    addFormats(new Ajv2020({ allErrors: true, strict: false, useDefaults: true, validateSchema: false })),
+  );
   private checker: Ajv2020 | undefined;
 
-  constructor(manifests: readonly Manifest[], private readonly trusted: ReadonlySet<string> = new Set()) {
+  constructor(
+    manifests: readonly Manifest[],
+    private readonly trusted: ReadonlySet<string> = new Set(),
+  ) {
     for (const manifest of manifests) {
       const defs = boundIntegers(rewriteRefs(manifest.schemas ?? {}, ajvRef(manifest.id))) as Record<string, unknown>;
       const document = { $id: pluginSchemaId(manifest.id), $defs: defs };
@@ -72,6 +81,7 @@ export class SchemaCompiler {
   private check(plugin: string, part: string, schema: object): void {
     if (this.trusted.has(plugin)) return;
     const checker = (this.checker ??= new Ajv2020({ allErrors: true, strict: false }));
-    if (!checker.validateSchema(schema)) throw new Error(`${plugin} ${part} schema is invalid: ${checker.errorsText(checker.errors)}`);
+    if (!checker.validateSchema(schema))
+      throw new Error(`${plugin} ${part} schema is invalid: ${checker.errorsText(checker.errors)}`);
   }
 }

@@ -28,7 +28,10 @@ function componentRef(plugin: string): (ref: string) => string {
 
 function parameters(route: CompiledRoute, ref: (r: string) => string): unknown[] {
   const out: unknown[] = [];
-  for (const [part, location] of [['params', 'path'], ['query', 'query']] as const) {
+  for (const [part, location] of [
+    ['params', 'path'],
+    ['query', 'query'],
+  ] as const) {
     const schema = route.schemas[part];
     const properties = (schema?.properties ?? {}) as Record<string, JsonSchema>;
     const required = new Set((schema?.required as string[] | undefined) ?? []);
@@ -44,7 +47,22 @@ function parameters(route: CompiledRoute, ref: (r: string) => string): unknown[]
     }
   }
   if (route.idempotency !== 'none') {
-    out.push({ name: 'Idempotency-Key', in: 'header', required: false, description: `Same as the body field ${route.idempotency}.`, schema: { type: 'string', maxLength: 255 } });
+    out.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description: `Same as the body field ${route.idempotency}.`,
+      schema: { type: 'string', maxLength: 255 },
+    });
+  }
+  if (route.decl.etag?.if_match) {
+    out.push({
+      name: 'If-Match',
+      in: 'header',
+      required: false,
+      description: `The ETag read before (the ${route.decl.etag.field}, quoted), or *: the change applies only while it is current (412 otherwise).`,
+      schema: { type: 'string', maxLength: 1024 },
+    });
   }
   return out;
 }
@@ -52,14 +70,25 @@ function parameters(route: CompiledRoute, ref: (r: string) => string): unknown[]
 function requestBody(route: CompiledRoute, ref: (r: string) => string): Record<string, unknown> | undefined {
   if (takesJsonBody(route) && route.schemas.body) {
     const json = { 'application/json': { schema: rewriteRefs(route.schemas.body, ref) } };
-    const raw = route.decl.body_type === 'json-or-octet-stream' ? { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } : {};
+    const raw =
+      route.decl.body_type === 'json-or-octet-stream'
+        ? { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } }
+        : {};
     return { required: bodyRequired(route), content: { ...json, ...raw } };
   }
   if (route.decl.body_type === 'bytes') {
-    return { required: false, content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } };
+    return {
+      required: false,
+      content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+    };
   }
   if (route.decl.body_type === 'octet-stream') {
-    return { required: true, content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } };
+    return {
+      required: true,
+      content: {
+        'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
+      },
+    };
   }
   return undefined;
 }
@@ -82,7 +111,12 @@ function operation(route: CompiledRoute, errors: readonly number[], securityName
     'x-idempotency': route.idempotency,
     'x-tenancy': route.tenancy,
   };
-  if (decl.paging) op['x-paging'] = { default_limit: decl.paging.default_limit, max_limit: decl.paging.max_limit, cursor_in: decl.paging.cursor_in };
+  if (decl.paging)
+    op['x-paging'] = {
+      default_limit: decl.paging.default_limit,
+      max_limit: decl.paging.max_limit,
+      cursor_in: decl.paging.cursor_in,
+    };
   const body = requestBody(route, ref);
   if (body) op.requestBody = body;
   describeStreaming(route, op, ref);
@@ -92,7 +126,10 @@ function operation(route: CompiledRoute, errors: readonly number[], securityName
 /** The OpenAPI 3.1 document of every enabled route, derived from the manifests only. */
 export function generateOpenApi(input: OpenApiInput): Record<string, unknown> {
   const catalogue = errorCatalogue(input.manifests);
-  const schemas: Record<string, unknown> = { Error: errorSchema(catalogue.map((e) => e.code)), DryRunReport: DRY_RUN_REPORT_SCHEMA };
+  const schemas: Record<string, unknown> = {
+    Error: errorSchema(catalogue.map((e) => e.code)),
+    DryRunReport: DRY_RUN_REPORT_SCHEMA,
+  };
   for (const manifest of input.manifests) {
     for (const [name, schema] of Object.entries(manifest.schemas ?? {})) {
       schemas[`${manifest.id}.${name}`] = rewriteRefs(schema, componentRef(manifest.id));

@@ -16,7 +16,11 @@ function collectRefs(node: unknown, into: string[]): void {
  * and params schemas are inlined into the operations (the kernel adds fields to them), so
  * their named originals would otherwise sit in the document unused.
  */
-export function usedSchemas(paths: unknown, schemas: Readonly<Record<string, unknown>>, responses: unknown): Record<string, unknown> {
+export function usedSchemas(
+  paths: unknown,
+  schemas: Readonly<Record<string, unknown>>,
+  responses: unknown,
+): Record<string, unknown> {
   const pending: string[] = [];
   collectRefs(paths, pending);
   collectRefs(responses, pending);

@@ -3,31 +3,39 @@ import type { JsonSchema, Manifest } from '../manifest/types.js';
 
 /** The one catalogue as the enabled plugins make it: the kernel's codes and those their manifests declare. */
 export function errorCatalogue(manifests: readonly Manifest[]): Array<{ code: string; status: number }> {
-  const codes: Array<{ code: string; status: number }> = Object.entries(ERROR_CATALOGUE).map(([code, e]) => ({ code, status: e.status }));
-  for (const manifest of manifests) for (const e of manifest.error_codes ?? []) codes.push({ code: e.code, status: e.status });
+  const codes: Array<{ code: string; status: number }> = Object.entries(ERROR_CATALOGUE).map(([code, e]) => ({
+    code,
+    status: e.status,
+  }));
+  for (const manifest of manifests)
+    for (const e of manifest.error_codes ?? []) codes.push({ code: e.code, status: e.status });
   return codes;
 }
 
 /** The spec's error body (§7), shared by every error response; `code` lists the catalogue. */
 export function errorSchema(codes: readonly string[]): JsonSchema {
   return {
-  type: 'object',
-  required: ['error'],
-  properties: {
-    error: {
-      type: 'object',
-      required: ['code', 'message', 'status'],
-      properties: {
-        code: { type: 'string', enum: [...codes], description: 'Machine-readable; clients branch on it.' },
-        message: { type: 'string', description: 'Human text; clients must not branch on it.' },
-        status: { type: 'integer' },
-        details: {
-          type: 'array',
-          items: { type: 'object', required: ['in', 'pointer', 'message'], properties: { in: { type: 'string' }, pointer: { type: 'string' }, message: { type: 'string' } } },
+    type: 'object',
+    required: ['error'],
+    properties: {
+      error: {
+        type: 'object',
+        required: ['code', 'message', 'status'],
+        properties: {
+          code: { type: 'string', enum: [...codes], description: 'Machine-readable; clients branch on it.' },
+          message: { type: 'string', description: 'Human text; clients must not branch on it.' },
+          status: { type: 'integer' },
+          details: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['in', 'pointer', 'message'],
+              properties: { in: { type: 'string' }, pointer: { type: 'string' }, message: { type: 'string' } },
+            },
+          },
         },
       },
     },
-  },
   };
 }
 

@@ -39,6 +39,8 @@ export function errorStatuses(route: CompiledRoute, usesDatabase: boolean): numb
     statuses.add(409);
     statuses.add(422);
   }
+  // An If-Match that names another version than the current one.
+  if (route.decl.etag?.if_match) statuses.add(412);
   // A WebSocket route: a plain GET of it is told to upgrade; a subject at its socket cap is refused.
   if (route.decl.upgrade === 'websocket') {
     statuses.add(426);

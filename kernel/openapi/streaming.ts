@@ -20,8 +20,11 @@ export function describeStreaming(route: CompiledRoute, op: Record<string, unkno
   const { decl } = route;
   const responses = op.responses as Record<string, unknown>;
   if (decl.upgrade === 'websocket') {
-    responses['101'] = { description: 'Switching Protocols: the connection is a WebSocket from here on (see x-websocket).' };
-    for (const parameter of op.parameters as Array<Record<string, unknown>>) if (parameter.in === 'query' && parameter.name === 'ticket') parameter.required = true;
+    responses['101'] = {
+      description: 'Switching Protocols: the connection is a WebSocket from here on (see x-websocket).',
+    };
+    for (const parameter of op.parameters as Array<Record<string, unknown>>)
+      if (parameter.in === 'query' && parameter.name === 'ticket') parameter.required = true;
     op['x-websocket'] = {
       ticket: {
         in: 'query',
@@ -33,16 +36,29 @@ export function describeStreaming(route: CompiledRoute, op: Record<string, unkno
         single_use: true,
         bound_to: ['subject', 'tenant', 'resource', 'channel'],
       },
-      origin: 'Browser origins must be allowed by the deployment (http.websocket.allowed_origins); a request without Origin is not a browser and is allowed.',
+      origin:
+        'Browser origins must be allowed by the deployment (http.websocket.allowed_origins); a request without Origin is not a browser and is allowed.',
       close_codes: CLOSE_CODES,
     };
   }
   if (decl.stream === 'sse') {
     const success = responses[String(decl.response.status)] as Record<string, unknown>;
-    const data = route.schemas.response ? { 'x-event-data': rewriteRefs(route.schemas.response, ref) } : {};
+    // A GET stream's response schema is the data of each event; a POST that streams (a turn of
+    // work reported as it goes) answers that schema as JSON when asked for application/json.
+    const streamed = decl.method === 'GET';
+    const data = streamed && route.schemas.response ? { 'x-event-data': rewriteRefs(route.schemas.response, ref) } : {};
+    const json =
+      !streamed && route.schemas.response
+        ? { 'application/json': { schema: rewriteRefs(route.schemas.response, ref) } }
+        : {};
     success.content = {
+      ...json,
       'text/event-stream': {
-        schema: { type: 'string', description: 'Server-sent events (id, event, data); data is JSON. Comment lines are heartbeats. An `error` event in the error shape ends a stream that failed.' },
+        schema: {
+          type: 'string',
+          description:
+            'Server-sent events (id, event, data); data is JSON. Comment lines are heartbeats. An `error` event in the error shape ends a stream that failed.',
+        },
         ...data,
       },
     };

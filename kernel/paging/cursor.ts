@@ -18,11 +18,17 @@ const TAG_BYTES = 16;
 const SHAPE = /^[A-Za-z0-9_-]{1,2000}\.[A-Za-z0-9_-]{22}$/;
 
 function isKeyValue(value: unknown): boolean {
-  return value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean';
+  return (
+    value === null ||
+    typeof value === 'string' ||
+    (typeof value === 'number' && Number.isFinite(value)) ||
+    typeof value === 'boolean'
+  );
 }
 
 export function createCursorCodec(key: Buffer): CursorCodec {
-  const tag = (scope: string, payload: string): Buffer => createHmac('sha256', key).update(scope).update('\n').update(payload).digest().subarray(0, TAG_BYTES);
+  const tag = (scope: string, payload: string): Buffer =>
+    createHmac('sha256', key).update(scope).update('\n').update(payload).digest().subarray(0, TAG_BYTES);
   return {
     encode(scope, values) {
       const payload = Buffer.from(JSON.stringify(values)).toString('base64url');

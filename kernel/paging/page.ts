@@ -6,7 +6,8 @@ import type { Call, PageRequest } from '../types.js';
  * manifest, so a handler never restates them; asking on a route without paging is a bug.
  */
 export function pageOf(call: Call): PageRequest {
-  if (!call.page) throw new ApiError('internal_error', `${call.route.decl.operation} reads a page but declares no paging policy.`);
+  if (!call.page)
+    throw new ApiError('internal_error', `${call.route.decl.operation} reads a page but declares no paging policy.`);
   return call.page;
 }
 

@@ -2,7 +2,6 @@ import type { Call, CompiledRoute } from '../types.js';
 import { canonicalJson } from './canonical.js';
 import { NON_FILTER_FIELDS } from '../manifest/kernel-fields.js';
 
-
 /** The query fields a route's cursors are bound to: the declared `filters`, else every query field. */
 export function filterFields(route: CompiledRoute): string[] {
   const declared = route.decl.paging?.filters;

@@ -12,7 +12,12 @@ function header(headers: Record<string, string | undefined>, name: string, max =
 export function attributionFrom(headers: Record<string, string | undefined>, transport: Transport): Attribution {
   const agentId = header(headers, 'x-service-agent-id');
   const declared = header(headers, 'x-service-actor-type');
-  const actorType = agentId || transport === 'mcp' ? 'agent' : declared && ACTOR_TYPES.has(declared) ? (declared as Attribution['actorType']) : 'human';
+  const actorType =
+    agentId || transport === 'mcp' || transport === 'agent'
+      ? 'agent'
+      : declared && ACTOR_TYPES.has(declared)
+        ? (declared as Attribution['actorType'])
+        : 'human';
   const attribution: Attribution = { actorType };
   if (agentId) attribution.agentId = agentId;
   const actorId = header(headers, 'x-service-actor-id');
@@ -28,6 +33,8 @@ export interface NewCall {
   requestId: string;
   method: string;
   path: string;
+  /** How to tell the request's origin (read only when something asks: few calls do). */
+  origin?: () => string;
   params: Record<string, unknown>;
   query: Record<string, unknown>;
   headers: Record<string, string | undefined>;
@@ -63,6 +70,8 @@ class TransportCall implements Call {
   resourceId?: string = undefined;
   readonly notes: CallNotes = {};
   private attributionRead: Attribution | undefined = undefined;
+  private readonly originOf: (() => string) | undefined;
+  private originRead: string | undefined = undefined;
 
   constructor(input: NewCall, db: Knex) {
     this.route = input.route;
@@ -70,6 +79,7 @@ class TransportCall implements Call {
     this.requestId = input.requestId;
     this.method = input.method;
     this.path = input.path;
+    this.originOf = input.origin;
     this.params = input.params;
     this.query = input.query;
     this.headers = input.headers;
@@ -80,6 +90,11 @@ class TransportCall implements Call {
   get receivedAt(): Date {
     this.receivedDate ??= new Date(this.receivedMs);
     return this.receivedDate;
+  }
+
+  get origin(): string | undefined {
+    if (this.originRead === undefined && this.originOf) this.originRead = this.originOf();
+    return this.originRead;
   }
 
   get attribution(): Attribution {

@@ -21,7 +21,12 @@ export function composeSteps(steps: readonly Step[], handler: Handler): (call: C
 }
 
 /** Builds the applicable steps for a route from the ordered factories. */
-export function buildSteps(route: CompiledRoute, factories: readonly StepFactory[], kernel: KernelServices, handler?: Handler): Step[] {
+export function buildSteps(
+  route: CompiledRoute,
+  factories: readonly StepFactory[],
+  kernel: KernelServices,
+  handler?: Handler,
+): Step[] {
   const steps: Step[] = [];
   for (const factory of factories) {
     const step = factory(route, kernel, handler);

@@ -3,14 +3,16 @@ import type { SchemaCompiler } from '../manifest/validators.js';
 import { dryRunStep } from './steps/dry-run.js';
 import { auditBeforeCommit, auditInCombinedWrite, auditStep } from '../audit/step.js';
 import { authenticateStep } from './steps/authenticate.js';
-import { inputGuardStep } from './steps/input-guard.js';
-import { tenancyStep } from './steps/tenancy.js';
+import { inputGuardStep } from '../input/step.js';
+import { tenancyStep } from '../tenancy/step.js';
 import { authorizeStep } from './steps/authorize.js';
-import { validateStep } from './steps/validate.js';
-import { transactionStep } from './steps/transaction.js';
-import { idempotencyStep } from './steps/idempotency.js';
-import { pagingStep } from './steps/paging.js';
-import { ticketStep } from './steps/ticket.js';
+import { validateStep } from '../manifest/validate-step.js';
+import { transactionStep } from '../db/transaction-step.js';
+import { idempotencyStep } from '../idempotency/step.js';
+import { keyInCombinedWrite } from '../idempotency/combined.js';
+import { pagingStep } from '../paging/step.js';
+import { entityTagStep } from '../concurrency/etag.js';
+import { ticketStep } from '../realtime/ticket-step.js';
 import type { TicketStore } from '../realtime/tickets.js';
 
 /**
@@ -25,11 +27,17 @@ import type { TicketStore } from '../realtime/tickets.js';
  * Dry-run and audit come first so that a call refused by any later step is still recorded (and
  * recorded as a dry run when it was one); the dry-run report wraps the reply after the audit
  * step has recorded what would have happened. Idempotency runs inside the transaction, so a
- * stored response commits with its effect and audit record or not at all. A WebSocket route
+ * stored response commits with its effect and audit record or not at all (in a combined write,
+ * in the same statement). A WebSocket route
  * authenticates by its ticket instead of the credential chain; it and an event-stream route are
- * GETs, so no transaction, idempotency or audit step applies to them.
+ * GETs, so no transaction, idempotency or audit step applies to them. The ETag step sits next
+ * to the handler, so the reply the idempotency step stores carries the ETag it was sent with.
  */
-export function pipelineFactories(compiler: SchemaCompiler, extra: Partial<Record<StepSlot, StepFactory[]>>, tickets: TicketStore): StepFactory[] {
+export function pipelineFactories(
+  compiler: SchemaCompiler,
+  extra: Partial<Record<StepSlot, StepFactory[]>>,
+  tickets: TicketStore,
+): StepFactory[] {
   return [
     dryRunStep,
     auditStep,
@@ -41,8 +49,9 @@ export function pipelineFactories(compiler: SchemaCompiler, extra: Partial<Recor
     authorizeStep,
     ...(extra.authorize ?? []),
     validateStep(compiler),
-    transactionStep([auditBeforeCommit], [auditInCombinedWrite]),
+    transactionStep([auditBeforeCommit], [auditInCombinedWrite, keyInCombinedWrite]),
     idempotencyStep,
     pagingStep,
+    entityTagStep,
   ];
 }

@@ -11,14 +11,52 @@ import type { Registry } from 'prom-client';
 import type { KernelConfig } from '../config/types.js';
 import type { Events } from '../events/types.js';
 import type { JobSpec, Jobs } from '../jobs/types.js';
+import { refuseWhileUsed, type DependentsSource, type InUse } from './dependents.js';
 import type {
-  AuditEntry, AuditSink, Authenticator, Catalog, Clock, Dispatcher, KernelMode, LogRecord, LogSink, MaintenanceCommand, Migration, PluginContext, PluginDefinition, PluginPrepareContext, PluginInstance, Readiness, SecretStore, StepFactory, StepSlot, TenantDirectory, TicketService,
+  AuditEntry,
+  AuditSink,
+  Authenticator,
+  Catalog,
+  Clock,
+  Dispatcher,
+  KernelMode,
+  LogRecord,
+  LogSink,
+  MaintenanceCommand,
+  Migration,
+  PluginContext,
+  PluginDefinition,
+  PluginPrepareContext,
+  PluginInstance,
+  Readiness,
+  SecretStore,
+  StepFactory,
+  StepSlot,
+  TenantDirectory,
+  TicketService,
 } from '../types.js';
 import type { Manifest } from '../manifest/types.js';
 import type { Sandbox } from '../../sandbox/types.js';
-import { contribute, extensionPoint, serviceRef, type Contribution, type ExtensionPoint, type ServiceRef, type ServicesOf } from './refs.js';
+import type { DatabaseCopy } from '../db/copy.js';
+import {
+  contribute,
+  extensionPoint,
+  serviceRef,
+  type Contribution,
+  type ExtensionPoint,
+  type ServiceRef,
+  type ServicesOf,
+} from './refs.js';
 
-export { contribute, extensionPoint, serviceRef, type Contribution, type ExtensionPoint, type ServiceRef, type ServicesOf };
+export {
+  contribute,
+  extensionPoint,
+  serviceRef,
+  type Contribution,
+  type ExtensionPoint,
+  type ServiceRef,
+  type ServicesOf,
+};
 
 /** The audit trail as a plugin sees it: writes go to the enabled audit sink, or nowhere. */
 export interface AuditTrail {
@@ -74,6 +112,8 @@ export const coreServices = {
   extensions: serviceRef<Extensions>('extensions'),
   /** Runs tenant code in QuickJS (WebAssembly) in worker threads, under limits; only JSON crosses. */
   sandbox: serviceRef<Sandbox>('sandbox'),
+  /** Copies of the embedded database, for work that must run off the server's thread (kernel/db/copy.ts). */
+  databaseCopy: serviceRef<DatabaseCopy>('databaseCopy'),
 } as const;
 
 /** Every service id, for checking what a manifest or a plugin asks for. */
@@ -96,7 +136,15 @@ export const coreExtensions = {
   tenantDirectory: extensionPoint<TenantDirectory>('kernel.tenant-directory', { single: true }),
   /** Background jobs, run under leases by the kernel's job runner. */
   jobs: extensionPoint<JobSpec>('kernel.jobs'),
+  /** Which of a plugin's resources use a resource (of any plugin): deletes in use are refused (409). */
+  dependents: extensionPoint<DependentsSource>('kernel.dependents'),
 } as const;
+
+/** The in-use check a plugin hands its delete handlers: asks every `dependents` contribution. */
+export function inUseCheck(extensions: Extensions): InUse {
+  return (db, tenantId, kind, id) =>
+    refuseWhileUsed(extensions.all(coreExtensions.dependents), db, tenantId, { kind, id });
+}
 
 /** What a typed plugin's setup receives besides its services. */
 export interface PluginSetupContext<S, P = undefined> {
@@ -145,44 +193,87 @@ export interface PluginSpec<D extends Record<string, ServiceRef<unknown>>, S, P 
    */
   prepare?(context: PluginPrepareSpecContext<S>): P;
   setup(services: ServicesOf<D>, context: PluginSetupContext<S, P>): PluginSetup | Promise<PluginSetup>;
-  /** Operator commands by name (`npm run admin -- <name>`). */
-  commands?: Record<string, MaintenanceCommand>;
+  /** Operator commands by name (`npm run admin -- <name>`); they receive the settings setup does. */
+  commands?: Record<string, MaintenanceCommand<S>>;
 }
 
 /**
  * Declares a plugin. `S` is the type of its settings, which the kernel validates against the
  * manifest's `settings` schema before setup; `deps` decides the services it receives.
  */
-export function createPlugin<D extends Record<string, ServiceRef<unknown>>, S = Readonly<Record<string, unknown>>, P = undefined>(spec: PluginSpec<D, S, P>): PluginDefinition {
+export function createPlugin<
+  D extends Record<string, ServiceRef<unknown>>,
+  S = Readonly<Record<string, unknown>>,
+  P = undefined,
+>(spec: PluginSpec<D, S, P>): PluginDefinition {
   const definition: PluginDefinition = {
     id: spec.id,
     manifest: spec.manifest,
     deps: spec.deps,
     // The kernel resolved exactly `deps` into `context.services` (boot/plugin-services.ts).
     setup: (context: PluginContext) =>
-      spec.setup(context.services as ServicesOf<D>, { id: context.id, manifest: context.manifest, settings: context.settings as Readonly<S>, mode: context.mode, prepared: context.prepared as P }),
+      spec.setup(context.services as ServicesOf<D>, {
+        id: context.id,
+        manifest: context.manifest,
+        settings: context.settings as Readonly<S>,
+        mode: context.mode,
+        prepared: context.prepared as P,
+      }),
   };
   const { prepare } = spec;
-  if (prepare) definition.prepare = (context: PluginPrepareContext) => prepare({ ...context, settings: context.settings as Readonly<S> });
+  if (prepare)
+    definition.prepare = (context: PluginPrepareContext) =>
+      prepare({ ...context, settings: context.settings as Readonly<S> });
   if (spec.migrations) definition.migrations = spec.migrations;
-  if (spec.commands) definition.commands = spec.commands;
+  if (spec.commands) {
+    const commands: Record<string, MaintenanceCommand> = {};
+    // kernel/admin hands a command its plugin's settings checked against the manifest, as setup's are.
+    for (const [name, command] of Object.entries(spec.commands))
+      commands[name] = {
+        ...command,
+        run: (context) => command.run({ ...context, settings: context.settings as Readonly<S> }),
+      };
+    definition.commands = commands;
+  }
   return definition;
 }
 
 // What plugins use from the kernel's other modules, exported once here so no plugin reaches
 // into kernel internals.
+export type { DatabaseCopy } from '../db/copy.js';
 export { fromRoot } from '../paths.js';
 export { slugify } from '../ids.js';
 export { isUniqueViolation } from '../db/errors.js';
 export { pageOf, afterKey } from '../paging/page.js';
+export { ifMatch } from '../concurrency/etag.js';
 export { canonicalJson } from '../paging/canonical.js';
 export { ACCOUNT_PERMISSION, ACCOUNT_WIDE, TENANT_PATTERN } from '../tenancy/scope.js';
 export { ACCOUNT_TRAIL, auditEntry } from '../audit/entry.js';
 export { localSchemaName, rewriteRefs } from '../manifest/compile.js';
 export type { JsonSchema } from '../manifest/types.js';
 export { CommandError } from '../admin/command-error.js';
+export {
+  operationHandlers,
+  type CallOf,
+  type OperationHandler,
+  type OperationHandlers,
+  type OperationTypes,
+  type TenantCall,
+} from './operations.js';
 export { MAX_DEPTH, unstorableText } from '../input/hostile.js';
 export type { JobContext, JobOutcome, JobSpec, Jobs, Lease, Leases } from '../jobs/types.js';
+export { retryDelayMs } from '../jobs/types.js';
+export { refuseWhileUsed, type Dependent, type DependentsSource, type InUse } from './dependents.js';
 export type { Events } from '../events/types.js';
 export type { CombinedWrite, PartOptions } from '../db/combined-write.js';
-export type { Sandbox, SandboxError, SandboxInput, SandboxJob, SandboxLimit, SandboxLimits, SandboxResult } from '../../sandbox/types.js';
+export { inJsonbOrder } from '../db/jsonb-order.js';
+export { SharedReads } from '../db/shared-read.js';
+export type {
+  Sandbox,
+  SandboxError,
+  SandboxInput,
+  SandboxJob,
+  SandboxLimit,
+  SandboxLimits,
+  SandboxResult,
+} from '../../sandbox/types.js';

@@ -20,7 +20,10 @@ export class ExtensionRegistry implements Extensions {
 
   offer(by: string, point: ExtensionPoint<unknown>): void {
     const existing = this.offered.get(point.id);
-    if (existing && existing.by !== by) throw new ExtensionError([`plugin ${by} offers extension point ${point.id}, which ${existing.by} already offers`]);
+    if (existing && existing.by !== by)
+      throw new ExtensionError([
+        `plugin ${by} offers extension point ${point.id}, which ${existing.by} already offers`,
+      ]);
     this.offered.set(point.id, { by, point });
   }
 
@@ -35,7 +38,10 @@ export class ExtensionRegistry implements Extensions {
     const problems: string[] = [];
     for (const [id, { point }] of this.offered) {
       const list = this.given.get(id) ?? [];
-      if (point.single && list.length > 1) problems.push(`extension point ${id} takes one contribution; plugins ${list.map((c) => c.plugin).join(' and ')} each give one`);
+      if (point.single && list.length > 1)
+        problems.push(
+          `extension point ${id} takes one contribution; plugins ${list.map((c) => c.plugin).join(' and ')} each give one`,
+        );
     }
     if (problems.length > 0) throw new ExtensionError(problems);
   }

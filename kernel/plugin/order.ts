@@ -35,7 +35,11 @@ export function orderedPrefix(loaded: readonly ResolvedPlugin[]): ResolvedPlugin
 }
 
 /** Depth first in list order, each plugin after those it requires (`ordered` fills as it goes). */
-function visitInOrder(plugins: readonly ResolvedPlugin[], missing: (id: string, required: string) => never, ordered: ResolvedPlugin[] = []): ResolvedPlugin[] {
+function visitInOrder(
+  plugins: readonly ResolvedPlugin[],
+  missing: (id: string, required: string) => never,
+  ordered: ResolvedPlugin[] = [],
+): ResolvedPlugin[] {
   const byId = new Map<string, ResolvedPlugin>();
   for (const p of plugins) {
     if (byId.has(p.definition.id)) throw new PluginLoadError(`plugin ${p.definition.id} is enabled twice`);
@@ -45,7 +49,8 @@ function visitInOrder(plugins: readonly ResolvedPlugin[], missing: (id: string, 
   const visit = (p: ResolvedPlugin, chain: string[]): void => {
     const id = p.definition.id;
     if (state.get(id) === 'done') return;
-    if (state.get(id) === 'visiting') throw new PluginLoadError(`plugins require each other in a cycle: ${[...chain, id].join(' → ')}`);
+    if (state.get(id) === 'visiting')
+      throw new PluginLoadError(`plugins require each other in a cycle: ${[...chain, id].join(' → ')}`);
     state.set(id, 'visiting');
     for (const required of p.loaded.manifest.requires?.plugins ?? []) {
       const dep = byId.get(required);

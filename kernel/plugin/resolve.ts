@@ -28,7 +28,9 @@ function entryOf(module: string): string {
   const path = isAbsolute(module) ? module : resolve(PROJECT_ROOT, module);
   if (existsSync(path) && statSync(path).isDirectory()) {
     const pkgFile = join(path, 'package.json');
-    const main = existsSync(pkgFile) ? (JSON.parse(readFileSync(pkgFile, 'utf8')) as { main?: string }).main : undefined;
+    const main = existsSync(pkgFile)
+      ? (JSON.parse(readFileSync(pkgFile, 'utf8')) as { main?: string }).main
+      : undefined;
     for (const candidate of [main, 'index.js', 'index.mjs']) {
       if (candidate && existsSync(join(path, candidate))) return join(path, candidate);
     }
@@ -44,7 +46,12 @@ function entryOf(module: string): string {
 
 function isDefinition(value: unknown): value is PluginDefinition {
   const v = value as Partial<PluginDefinition> | undefined;
-  return !!v && typeof v.id === 'string' && typeof v.setup === 'function' && (typeof v.manifest === 'string' || typeof v.manifest === 'object');
+  return (
+    !!v &&
+    typeof v.id === 'string' &&
+    typeof v.setup === 'function' &&
+    (typeof v.manifest === 'string' || typeof v.manifest === 'object')
+  );
 }
 
 async function importDefinition(entry: string, label: string): Promise<PluginDefinition> {
@@ -52,34 +59,52 @@ async function importDefinition(entry: string, label: string): Promise<PluginDef
   try {
     mod = (await import(pathToFileURL(entry).href)) as { default?: unknown; plugin?: unknown };
   } catch (err) {
-    throw new PluginLoadError(`plugin ${label} could not be imported from ${entry}: ${(err as Error).message}`, { cause: err });
+    throw new PluginLoadError(`plugin ${label} could not be imported from ${entry}: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
   const definition = mod.default ?? mod.plugin;
-  if (!isDefinition(definition)) throw new PluginLoadError(`plugin ${label}: ${entry} must export default a plugin definition { id, manifest, setup }`);
+  if (!isDefinition(definition))
+    throw new PluginLoadError(
+      `plugin ${label}: ${entry} must export default a plugin definition { id, manifest, setup }`,
+    );
   return definition;
 }
 
 function loadManifestOf(definition: PluginDefinition, baseDir: string): LoadedManifest {
-  if (typeof definition.manifest === 'object') return checkManifest(definition.manifest, `${definition.id} (inline manifest)`);
+  if (typeof definition.manifest === 'object')
+    return checkManifest(definition.manifest, `${definition.id} (inline manifest)`);
   const file = isAbsolute(definition.manifest) ? definition.manifest : resolve(baseDir, definition.manifest);
   return loadManifestFile(file);
 }
 
 /** A plugin given in code (embedding, tests); a relative manifest path is taken from the project root. */
-export function resolveDefinition(definition: PluginDefinition, settingsById: Readonly<Record<string, Record<string, unknown>>>): ResolvedPlugin {
-  if (!isDefinition(definition)) throw new PluginLoadError('a plugin given in code must be a definition { id, manifest, setup }');
+export function resolveDefinition(
+  definition: PluginDefinition,
+  settingsById: Readonly<Record<string, Record<string, unknown>>>,
+): ResolvedPlugin {
+  if (!isDefinition(definition))
+    throw new PluginLoadError('a plugin given in code must be a definition { id, manifest, setup }');
   const loaded = loadManifestOf(definition, PROJECT_ROOT);
-  if (loaded.manifest.id !== definition.id) throw new PluginLoadError(`plugin ${definition.id}: its manifest ${loaded.file} has id "${loaded.manifest.id}"`);
+  if (loaded.manifest.id !== definition.id)
+    throw new PluginLoadError(`plugin ${definition.id}: its manifest ${loaded.file} has id "${loaded.manifest.id}"`);
   return { definition, loaded, settings: { ...(settingsById[definition.id] ?? {}) }, origin: 'code' };
 }
 
 /** Loads one configured plugin: built-ins by id from plugins/<id>, others from a folder or package. */
-export async function resolvePlugin(ref: PluginRef, settingsById: Readonly<Record<string, Record<string, unknown>>>): Promise<ResolvedPlugin> {
+export async function resolvePlugin(
+  ref: PluginRef,
+  settingsById: Readonly<Record<string, Record<string, unknown>>>,
+): Promise<ResolvedPlugin> {
   const builtin = typeof ref === 'string';
-  const entry = builtin ? fromRoot(import.meta.url.includes('/dist/') ? 'dist' : '', 'plugins', ref, 'index.js') : entryOf(ref.module);
-  if (builtin && !existsSync(entry)) throw new PluginLoadError(`no built-in plugin named "${ref}" (looked for ${entry})`);
+  const entry = builtin
+    ? fromRoot(import.meta.url.includes('/dist/') ? 'dist' : '', 'plugins', ref, 'index.js')
+    : entryOf(ref.module);
+  if (builtin && !existsSync(entry))
+    throw new PluginLoadError(`no built-in plugin named "${ref}" (looked for ${entry})`);
   const definition = await importDefinition(entry, builtin ? ref : ref.module);
-  if (builtin && definition.id !== ref) throw new PluginLoadError(`plugins/${ref} exports a plugin with id "${definition.id}"`);
+  if (builtin && definition.id !== ref)
+    throw new PluginLoadError(`plugins/${ref} exports a plugin with id "${definition.id}"`);
   const loaded = loadManifestOf(definition, builtin ? PROJECT_ROOT : dirname(entry));
   if (loaded.manifest.id !== definition.id) {
     throw new PluginLoadError(`plugin ${definition.id}: its manifest ${loaded.file} has id "${loaded.manifest.id}"`);

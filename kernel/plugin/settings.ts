@@ -1,6 +1,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { JsonSchema } from '../manifest/types.js';
-import { PluginLoadError } from './resolve.js';
+import { environmentValue } from '../config/env-settings.js';
+import { ConfigError } from '../config/load.js';
 
 const options = { allErrors: true, strict: false, useDefaults: true } as const;
 /**
@@ -25,9 +26,23 @@ function deepFreeze<T>(value: T): T {
  * value stops the boot with one line per problem. Without a schema the settings pass as given.
  * `builtin`: the schema is one of this repository's, checked by a test rather than here.
  */
-export function pluginSettings(plugin: string, schema: JsonSchema | undefined, raw: Readonly<Record<string, unknown>>, builtin = false): Readonly<Record<string, unknown>> {
+export function pluginSettings(
+  plugin: string,
+  schema: JsonSchema | undefined,
+  raw: Readonly<Record<string, unknown>>,
+  builtin = false,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Readonly<Record<string, unknown>> {
   const copy = structuredClone({ ...raw }) as Record<string, unknown>;
   if (schema) {
+    // A setting may also name a variable of its own (`"x-env": "RUNTIME_…"`), a shorter name a
+    // plugin documents for it; the profile and RUNTIME_SETTINGS__ come first.
+    const properties = (schema.properties ?? {}) as Record<string, { 'x-env'?: unknown }>;
+    for (const [name, property] of Object.entries(properties)) {
+      const variable = property['x-env'];
+      if (typeof variable === 'string' && copy[name] === undefined && env[variable] !== undefined)
+        copy[name] = environmentValue(env[variable] as string);
+    }
     const ajv = builtin ? trusted : (checking ??= new Ajv2020(options));
     const validate = ajv.compile(schema);
     if (!validate(copy)) {
@@ -35,7 +50,9 @@ export function pluginSettings(plugin: string, schema: JsonSchema | undefined, r
         const extra = e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : '';
         return `settings.${plugin}${e.instancePath || ''}: ${e.message ?? 'is invalid'}${extra}`;
       });
-      throw new PluginLoadError(problems.join('\n'));
+      // A configuration error like the rest (exit code 2): settings come from the profile or
+      // from RUNTIME_SETTINGS__ variables (config/env-settings.ts).
+      throw new ConfigError(problems);
     }
   }
   return deepFreeze(copy);

@@ -11,7 +11,6 @@ import type { Authenticator, Clock } from '../types.js';
 import { createSocketRegistry } from './sockets.js';
 import type { TicketStore } from './tickets.js';
 
-
 /** The long-lived connections of one instance: WebSockets and event streams. */
 export interface Realtime {
   streams: EventStreams;
@@ -36,12 +35,30 @@ export function createRealtime(input: {
   const sockets = createSocketRegistry({
     db,
     logger: logger.child({ component: 'websocket' }),
-    limits: { maxPerSubject: ws.max_sockets_per_subject, pingIntervalMs: ws.ping_interval_ms, revalidateIntervalMs: ws.revalidate_interval_ms },
+    limits: {
+      maxPerSubject: ws.max_sockets_per_subject,
+      pingIntervalMs: ws.ping_interval_ms,
+      revalidateIntervalMs: ws.revalidate_interval_ms,
+    },
     authenticators: input.authenticators,
   });
   const streams = createEventStreams({ heartbeatMs: config.http.sse.heartbeat_ms, logger });
-  new Gauge({ name: 'websocket_open_sockets', help: 'WebSockets open on this instance.', registers: [input.metrics], collect() { this.set(sockets.size); } });
-  new Gauge({ name: 'sse_open_streams', help: 'Server-sent event streams open on this instance.', registers: [input.metrics], collect() { this.set(streams.size); } });
+  new Gauge({
+    name: 'websocket_open_sockets',
+    help: 'WebSockets open on this instance.',
+    registers: [input.metrics],
+    collect() {
+      this.set(sockets.size);
+    },
+  });
+  new Gauge({
+    name: 'sse_open_streams',
+    help: 'Server-sent event streams open on this instance.',
+    registers: [input.metrics],
+    collect() {
+      this.set(streams.size);
+    },
+  });
 
   const socketRoutes = input.mounted.filter((m) => m.route.decl.upgrade === 'websocket');
   // Tickets exist only where a WebSocket route does.

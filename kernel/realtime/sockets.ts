@@ -63,7 +63,12 @@ export function closeSocket(socket: WebSocket, code: number, reason: string): Pr
  * token or disabled user are closed with 4401. A kind whose authenticator cannot tell (OIDC
  * access tokens) is not re-checked. Idle instances run no query.
  */
-export function createSocketRegistry(input: { db: Knex; logger: Logger; limits: SocketLimits; authenticators: () => readonly Authenticator[] }): SocketRegistry {
+export function createSocketRegistry(input: {
+  db: Knex;
+  logger: Logger;
+  limits: SocketLimits;
+  authenticators: () => readonly Authenticator[];
+}): SocketRegistry {
   const { db, logger, limits } = input;
   const open = new Set<OpenSocket>();
   const slots = new Map<string, number>();
@@ -114,7 +119,7 @@ export function createSocketRegistry(input: { db: Knex; logger: Logger; limits: 
       } catch (err) {
         // The database is out of reach: nobody can revoke anything meanwhile either, so the
         // sockets stay open and the next pass decides.
-        logger.warn({ err, kind }, 'open sockets\' credentials could not be checked');
+        logger.warn({ err, kind }, "open sockets' credentials could not be checked");
         continue;
       }
       for (const entry of entries) {
@@ -165,7 +170,11 @@ export function createSocketRegistry(input: { db: Knex; logger: Logger; limits: 
         void closeSocket(socket, CLOSE_GOING_AWAY, 'server shutting down');
         return;
       }
-      const entry: OpenSocket = { socket, held: { tenantId: principal.tenantId, subjectId: principal.subjectId, credential: principal.credential }, alive: true };
+      const entry: OpenSocket = {
+        socket,
+        held: { tenantId: principal.tenantId, subjectId: principal.subjectId, credential: principal.credential },
+        alive: true,
+      };
       open.add(entry);
       startTimers();
       socket.on('pong', () => {

@@ -116,8 +116,13 @@ export function createTicketStore(clock: Clock): TicketStore {
       const tenantId = call.tenantId;
       // Programming errors of the minting plugin, not of its caller.
       if (!principal || !tenantId) throw new Error('a ticket is minted on an authenticated, tenant-scoped route');
-      if (!CHANNEL.test(binding.channel)) throw new Error(`ticket channel "${binding.channel}" must match ${CHANNEL.source}`);
-      if (typeof binding.resource !== 'string' || binding.resource.length === 0 || binding.resource.length > MAX_RESOURCE) {
+      if (!CHANNEL.test(binding.channel))
+        throw new Error(`ticket channel "${binding.channel}" must match ${CHANNEL.source}`);
+      if (
+        typeof binding.resource !== 'string' ||
+        binding.resource.length === 0 ||
+        binding.resource.length > MAX_RESOURCE
+      ) {
         throw new ApiError('bad_request', `A ticket's resource is 1 to ${MAX_RESOURCE} characters.`);
       }
       const ticket = PREFIX + randomBytes(32).toString('base64url');
@@ -158,11 +163,14 @@ export function createTicketStore(clock: Clock): TicketStore {
     },
 
     purge: (db, now) => deleteExpiredRows(db, TICKETS_TABLE, new Date(now.getTime() - 60_000), PURGE_BATCH),
-
   };
 }
 
 /** Expired tickets are deleted by one instance at a time, every ten minutes (a kernel job). */
 export function ticketPurgeJob(db: Knex, tickets: TicketStore, clock: Clock): JobSpec {
-  return { name: 'kernel.ticket-purge', intervalMs: 10 * 60_000, run: async () => void (await tickets.purge(db, clock.now())) };
+  return {
+    name: 'kernel.ticket-purge',
+    intervalMs: 10 * 60_000,
+    run: async () => void (await tickets.purge(db, clock.now())),
+  };
 }

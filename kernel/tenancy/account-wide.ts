@@ -9,7 +9,7 @@ type Item = Record<string, unknown>;
  * its handler knowing: the handler is asked tenant by tenant, in tenant order, for the rest of
  * the page, exactly as it answers one tenant's list. The page is ordered by (tenant, the
  * route's own key), so the paging step's cursor names the tenant of the last row first
- * (see pipeline/steps/paging.ts) and the next page resumes inside that tenant.
+ * (see paging/step.ts) and the next page resumes inside that tenant.
  *
  * Each item names its tenant: the handler's `tenant_id` when it gives one, else the tenant it
  * was asked for. The cost is one handler call per tenant that is visited, which is the price of
@@ -20,10 +20,16 @@ export function accountWideList(route: CompiledRoute, handler: Handler, kernel: 
   return async (call: Call): Promise<Reply> => {
     if (call.tenantId !== ACCOUNT_WIDE) return handler(call);
     const directory = kernel.tenants;
-    if (!directory) throw new ApiError('not_configured', 'The account-wide scope (*) needs a plugin that knows the tenants (identity).');
+    if (!directory)
+      throw new ApiError(
+        'not_configured',
+        'The account-wide scope (*) needs a plugin that knows the tenants (identity).',
+      );
     const page = call.page as PageRequest;
     const [afterTenant, ...afterKey] = page.after ?? [];
-    const tenants = (await directory.list(kernel.db)).filter((t) => afterTenant === undefined || t >= String(afterTenant));
+    const tenants = (await directory.list(kernel.db)).filter(
+      (t) => afterTenant === undefined || t >= String(afterTenant),
+    );
     const items: Item[] = [];
     let last: Reply = { status: 200, body: { items } };
     try {

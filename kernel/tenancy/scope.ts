@@ -20,7 +20,8 @@ export const TENANT_ID_FIELD: JsonSchema = {
   minLength: 1,
   maxLength: 64,
   pattern: '^(\\*|[a-z0-9][a-z0-9_-]*)$',
-  description: 'Tenant to act in; defaults to the caller\'s tenant. `*` (reads of lists only, with runtime:account:admin) lists every tenant\'s rows.',
+  description:
+    "Tenant to act in; defaults to the caller's tenant. `*` (reads of lists only, with runtime:account:admin) lists every tenant's rows.",
 };
 
 export function isAccountWide(tenantId: string | undefined): boolean {

@@ -94,7 +94,12 @@ export function toolInput(route: CompiledRoute, named: Readonly<Record<string, J
   const bodyType = route.decl.body_type ?? (body ? 'json' : 'none');
   if (bodyType === 'octet-stream') {
     const argument = freeName(taken);
-    properties[argument] = { type: 'string', contentEncoding: 'base64', contentMediaType: 'application/octet-stream', description: 'The request body, base64-encoded.' };
+    properties[argument] = {
+      type: 'string',
+      contentEncoding: 'base64',
+      contentMediaType: 'application/octet-stream',
+      description: 'The request body, base64-encoded.',
+    };
     required.add(argument);
     layout = { mode: 'binary', argument };
   } else if (body && (bodyType === 'json' || bodyType === 'json-or-octet-stream')) {
@@ -107,7 +112,10 @@ export function toolInput(route: CompiledRoute, named: Readonly<Record<string, J
       layout = { mode: 'fields' };
     } else {
       const argument = freeName(taken);
-      properties[argument] = { ...body, description: typeof body.description === 'string' ? body.description : 'The request body.' };
+      properties[argument] = {
+        ...body,
+        description: typeof body.description === 'string' ? body.description : 'The request body.',
+      };
       required.add(argument);
       layout = { mode: 'whole', argument };
     }

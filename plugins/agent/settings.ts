@@ -1,6 +1,8 @@
-/** The agent plugin's settings (`settings.agent` in the config profile). */
+import type { Settings } from './generated/manifest-types.js';
+
+/** The agent plugin's MCP settings (`settings.agent`; the manifest's schema checked and filled them in). */
 export interface AgentSettings {
-  /** Expose and allow only read-only tools over MCP, whatever the caller's credential may do. */
+  /** Expose and allow only read-only tools over MCP and to the in-product agent, whatever the caller's credential may do. */
   readOnly: boolean;
   /**
    * Browser origins allowed to talk to the MCP endpoint besides loopback ones (exact
@@ -23,7 +25,9 @@ function normalizeOrigin(value: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new AgentSettingsError(`allowed_origins entry "${value}" is not an origin such as https://console.example.com`);
+    throw new AgentSettingsError(
+      `allowed_origins entry "${value}" is not an origin such as https://console.example.com`,
+    );
   }
   if (url.origin === 'null' || url.pathname !== '/' || url.search || url.hash) {
     throw new AgentSettingsError(`allowed_origins entry "${value}" must be scheme://host[:port] only`);
@@ -31,13 +35,7 @@ function normalizeOrigin(value: string): string {
   return url.origin;
 }
 
-/** Reads and checks the settings; a wrong value stops the boot with a message naming it. */
-export function readSettings(raw: Readonly<Record<string, unknown>>): AgentSettings {
-  const known = new Set(['read_only', 'allowed_origins']);
-  for (const key of Object.keys(raw)) if (!known.has(key)) throw new AgentSettingsError(`unknown setting "${key}" (known: read_only, allowed_origins)`);
-  const readOnly = raw.read_only ?? false;
-  if (typeof readOnly !== 'boolean') throw new AgentSettingsError('read_only must be true or false');
-  const origins = raw.allowed_origins ?? [];
-  if (!Array.isArray(origins) || origins.some((o) => typeof o !== 'string')) throw new AgentSettingsError('allowed_origins must be an array of origins');
-  return { readOnly, allowedOrigins: (origins as string[]).map(normalizeOrigin) };
+/** Reads the MCP settings; types and unknown keys were checked against the manifest's schema at boot. */
+export function readSettings(raw: Readonly<Settings>): AgentSettings {
+  return { readOnly: raw.read_only, allowedOrigins: raw.allowed_origins.map(normalizeOrigin) };
 }

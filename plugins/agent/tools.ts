@@ -30,7 +30,13 @@ export interface McpTool {
   title: string;
   description: string;
   inputSchema: JsonSchema;
-  annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+  annotations: {
+    title: string;
+    readOnlyHint: boolean;
+    destructiveHint: boolean;
+    idempotentHint: boolean;
+    openWorldHint: boolean;
+  };
 }
 
 /** An operation as a tool: its route, how its arguments map onto the route, and both listings. */
@@ -51,15 +57,26 @@ function describe(route: CompiledRoute): string {
   const { decl } = route;
   const parts = [sentence(decl.summary)];
   if (decl.description) parts.push(sentence(decl.description));
-  const access = decl.permission === 'public' ? 'no credential needed' : decl.permission === 'authenticated' ? 'any credential' : `needs permission ${decl.permission}`;
+  const access =
+    decl.permission === 'public'
+      ? 'no credential needed'
+      : decl.permission === 'authenticated'
+        ? 'any credential'
+        : `needs permission ${decl.permission}`;
   parts.push(`${decl.method} ${decl.path}; ${access}; ${decl.read_only ? 'read-only' : 'changes state'}.`);
   if (decl.paging) {
-    parts.push(`Paged: limit defaults to ${decl.paging.default_limit} (at most ${decl.paging.max_limit}); pass the next_cursor of a result as cursor to read on; no next_cursor means the list ended.`);
+    parts.push(
+      `Paged: limit defaults to ${decl.paging.default_limit} (at most ${decl.paging.max_limit}); pass the next_cursor of a result as cursor to read on; no next_cursor means the list ended.`,
+    );
   }
-  if (route.idempotency !== 'none') parts.push(`Send ${route.idempotency} so a retry with the same value has no second effect.`);
-  if (route.dryRunAllowed) parts.push('dry_run=true runs every check and reports the outcome without keeping the change.');
+  if (route.idempotency !== 'none')
+    parts.push(`Send ${route.idempotency} so a retry with the same value has no second effect.`);
+  if (route.dryRunAllowed)
+    parts.push('dry_run=true runs every check and reports the outcome without keeping the change.');
   if (decl.upgrade === 'websocket') {
-    parts.push(`Not a tool: a WebSocket, opened with a one-time ticket for channel ${decl.ticket?.channel ?? '?'}${decl.ticket?.minted_by ? ` (minted by ${decl.ticket.minted_by})` : ''}.`);
+    parts.push(
+      `Not a tool: a WebSocket, opened with a one-time ticket for channel ${decl.ticket?.channel ?? '?'}${decl.ticket?.minted_by ? ` (minted by ${decl.ticket.minted_by})` : ''}.`,
+    );
   }
   if (decl.stream === 'sse') parts.push('Not a tool: a stream of server-sent events.');
   return parts.join(' ');
@@ -77,7 +94,8 @@ export function annotations(route: CompiledRoute): McpTool['annotations'] {
   return {
     title: summary,
     readOnlyHint: readOnly,
-    destructiveHint: !readOnly && (method === 'PUT' || method === 'PATCH' || method === 'DELETE' || (method === 'POST' && onResource)),
+    destructiveHint:
+      !readOnly && (method === 'PUT' || method === 'PATCH' || method === 'DELETE' || (method === 'POST' && onResource)),
     idempotentHint: readOnly || method === 'PUT' || method === 'DELETE' || route.idempotency !== 'none',
     openWorldHint: false,
   };
@@ -87,7 +105,8 @@ function toTool(route: CompiledRoute, named: Readonly<Record<string, JsonSchema>
   const { decl } = route;
   const { schema, layout } = toolInput(route, named);
   const description = describe(route);
-  const transport: CatalogEntry['transport'] = decl.upgrade === 'websocket' ? 'websocket' : decl.stream === 'sse' ? 'sse' : undefined;
+  const transport: CatalogEntry['transport'] =
+    decl.upgrade === 'websocket' ? 'websocket' : decl.stream === 'sse' ? 'sse' : undefined;
   const entry: CatalogEntry = {
     name: decl.operation,
     plugin: route.plugin,
@@ -98,12 +117,26 @@ function toTool(route: CompiledRoute, named: Readonly<Record<string, JsonSchema>
     read_only: decl.read_only,
     description,
     idempotency: route.idempotency,
-    ...(decl.paging ? { paging: { default_limit: decl.paging.default_limit, max_limit: decl.paging.max_limit, cursor_in: decl.paging.cursor_in } } : {}),
+    ...(decl.paging
+      ? {
+          paging: {
+            default_limit: decl.paging.default_limit,
+            max_limit: decl.paging.max_limit,
+            cursor_in: decl.paging.cursor_in,
+          },
+        }
+      : {}),
     input_schema: schema,
     callable: transport === undefined,
     ...(transport ? { transport } : {}),
   };
-  const mcp: McpTool = { name: decl.operation, title: decl.summary, description, inputSchema: schema, annotations: annotations(route) };
+  const mcp: McpTool = {
+    name: decl.operation,
+    title: decl.summary,
+    description,
+    inputSchema: schema,
+    annotations: annotations(route),
+  };
   return { route, layout, entry, mcp };
 }
 

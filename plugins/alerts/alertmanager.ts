@@ -25,7 +25,18 @@ export interface AlertmanagerBody {
 /** Alertmanager's "not ended" time. */
 const NO_END = '0001-01-01T00:00:00Z';
 
-export function alertmanagerBody(alert: { status: 'firing' | 'resolved'; labels: Record<string, string>; annotations: Record<string, string>; startsAt: Date; endsAt?: Date; fingerprint: string }, receiver: string, externalUrl: string): AlertmanagerBody {
+export function alertmanagerBody(
+  alert: {
+    status: 'firing' | 'resolved';
+    labels: Record<string, string>;
+    annotations: Record<string, string>;
+    startsAt: Date;
+    endsAt?: Date;
+    fingerprint: string;
+  },
+  receiver: string,
+  externalUrl: string,
+): AlertmanagerBody {
   const alertname = alert.labels.alertname ?? '';
   return {
     version: '4',

@@ -19,11 +19,18 @@ export class ComponentNotifier {
   constructor(private readonly types: () => readonly ComponentType[]) {}
 
   /** At rule create/replace: each named component exists in the tenant and is a sink that delivers (else 400). */
-  async check(db: Knex | Knex.Transaction, tenantId: string, notify: ReadonlyArray<{ component?: string }>): Promise<void> {
+  async check(
+    db: Knex | Knex.Transaction,
+    tenantId: string,
+    notify: ReadonlyArray<{ component?: string }>,
+  ): Promise<void> {
     for (const [i, target] of notify.entries()) {
       if (target.component === undefined) continue;
       const problem = await this.problem(db, tenantId, target.component);
-      if (problem) throw new ApiError('validation_error', `notify[${i}]: ${problem}`, { details: [{ in: 'body', pointer: `/notify/${i}/component`, message: problem }] });
+      if (problem)
+        throw new ApiError('validation_error', `notify[${i}]: ${problem}`, {
+          details: [{ in: 'body', pointer: `/notify/${i}/component`, message: problem }],
+        });
     }
   }
 
@@ -32,12 +39,20 @@ export class ComponentNotifier {
     const found = await this.directory.find(db, tenantId, id);
     if (!found) return `no component "${id}" in this tenant`;
     const type = this.types().find((t) => t.name === found.type);
-    if (!type || type.kind !== 'sink' || !type.create) return `component "${id}" (type ${found.type}) is not a sink that delivers`;
+    if (type?.kind !== 'sink' || !type.create)
+      return `component "${id}" (type ${found.type}) is not a sink that delivers`;
     return undefined;
   }
 
   /** Delivers one body; throws with the reason when it cannot (the caller retries with backoff). */
-  async deliver(db: Knex, tenantId: string, target: string, notificationId: string, payload: unknown, signal: AbortSignal): Promise<void> {
+  async deliver(
+    db: Knex,
+    tenantId: string,
+    target: string,
+    notificationId: string,
+    payload: unknown,
+    signal: AbortSignal,
+  ): Promise<void> {
     const id = target.slice(COMPONENT_TARGET.length);
     const problem = await this.problem(db, tenantId, id);
     if (problem) throw new Error(problem);
@@ -47,8 +62,22 @@ export class ComponentNotifier {
     try {
       if (!runtime.deliver) throw new Error(`component "${id}" has no deliver()`);
       await runtime.deliver(
-        { id: `alert-notification-${notificationId}`, key: null, headers: { 'content-type': 'application/json' }, value: payload, body: Buffer.from(JSON.stringify(payload)), content_type: 'application/json' },
-        { tenantId, componentId: id, workflowId: 'alerts', runId: `alert-notification-${notificationId}`, signal, log: () => undefined },
+        {
+          id: `alert-notification-${notificationId}`,
+          key: null,
+          headers: { 'content-type': 'application/json' },
+          value: payload,
+          body: Buffer.from(JSON.stringify(payload)),
+          content_type: 'application/json',
+        },
+        {
+          tenantId,
+          componentId: id,
+          workflowId: 'alerts',
+          runId: `alert-notification-${notificationId}`,
+          signal,
+          log: () => undefined,
+        },
       );
     } finally {
       await runtime.stop?.();

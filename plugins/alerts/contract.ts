@@ -24,7 +24,12 @@ export interface AlertSignal {
    * The signal's series for one tenant, narrowed by the rule's selector. A series absent from the
    * answer counts as "condition not met" (its alert resolves). Runs in the evaluation's transaction.
    */
-  measure(db: Knex | Knex.Transaction, tenantId: string, selector: Readonly<Record<string, string>>, now: Date): Promise<SignalSeries[]>;
+  measure(
+    db: Knex | Knex.Transaction,
+    tenantId: string,
+    selector: Readonly<Record<string, string>>,
+    now: Date,
+  ): Promise<SignalSeries[]>;
 }
 
 export const alertSignals = extensionPoint<AlertSignal>('alerts.signals');

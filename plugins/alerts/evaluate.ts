@@ -4,7 +4,9 @@ import type { Knex } from 'knex';
 import { canonicalJson, type Lease, type Leases } from '../../kernel/plugin/api.js';
 import { alertmanagerBody } from './alertmanager.js';
 import type { AlertSignal } from './contract.js';
-import { holds, RuleStore, type Rule } from './rules.js';
+import { holds, type Rule } from './rules.js';
+import { RuleStore } from './rule-store.js';
+import { activeSilences, insertAlert, lockOpenAlerts, queueNotification, updateAlert } from './store.js';
 
 export interface EvaluationDeps {
   db: Knex;
@@ -39,17 +41,45 @@ function silencedBy(silences: readonly Silence[], labels: Record<string, string>
 
 /** The labels of an alert: the rule's identity and labels, then the series' own. */
 function alertLabels(rule: Rule, series: Record<string, string>): Record<string, string> {
-  return { ...rule.labels, ...series, alertname: rule.name, severity: rule.severity, rule_id: rule.id, tenant_id: rule.tenant_id };
+  return {
+    ...rule.labels,
+    ...series,
+    alertname: rule.name,
+    severity: rule.severity,
+    rule_id: rule.id,
+    tenant_id: rule.tenant_id,
+  };
 }
 
 /** Queues one notification per target of the rule, in the evaluation's transaction. */
-async function enqueue(trx: Knex.Transaction, rule: Rule, alert: { id: string; status: 'firing' | 'resolved'; labels: Record<string, string>; startsAt: Date; endsAt?: Date; fingerprint: string }, deps: EvaluationDeps, now: Date): Promise<void> {
-  const body = alertmanagerBody({ ...alert, annotations: rule.annotations }, `${rule.tenant_id}/${rule.id}`, deps.externalUrl);
+async function enqueue(
+  trx: Knex.Transaction,
+  rule: Rule,
+  alert: {
+    id: string;
+    status: 'firing' | 'resolved';
+    labels: Record<string, string>;
+    startsAt: Date;
+    endsAt?: Date;
+    fingerprint: string;
+  },
+  deps: EvaluationDeps,
+  now: Date,
+): Promise<void> {
+  const body = alertmanagerBody(
+    { ...alert, annotations: rule.annotations },
+    `${rule.tenant_id}/${rule.id}`,
+    deps.externalUrl,
+  );
   for (const target of rule.notify) {
-    await trx('alerts_notifications')
-      .insert({ tenant_id: rule.tenant_id, alert_id: alert.id, status: alert.status, url: target.component !== undefined ? `${COMPONENT_TARGET}${target.component}` : target.webhook_url, payload: JSON.stringify(body), next_at: now })
-      .onConflict(['tenant_id', 'alert_id', 'status', 'url'])
-      .ignore();
+    await queueNotification(trx, {
+      tenant_id: rule.tenant_id,
+      alert_id: alert.id,
+      status: alert.status,
+      url: target.component !== undefined ? `${COMPONENT_TARGET}${target.component}` : target.webhook_url,
+      payload: JSON.stringify(body),
+      next_at: now,
+    });
   }
 }
 
@@ -70,32 +100,75 @@ async function evaluateRule(rule: Rule, signal: AlertSignal, lease: Lease, deps:
       const labels = alertLabels(rule, s.labels);
       meeting.set(fingerprintOf(labels), { labels, value: s.value });
     }
-    const open = (await trx('alerts_alerts').where({ tenant_id: rule.tenant_id, rule_id: rule.id }).whereIn('state', ['pending', 'firing']).forUpdate()) as OpenAlert[];
-    const silences = (await trx('alerts_silences').where({ tenant_id: rule.tenant_id }).andWhere('starts_at', '<=', now).andWhere('ends_at', '>', now).select('matchers')) as Silence[];
+    const open = await lockOpenAlerts<OpenAlert>(trx, rule.tenant_id, rule.id);
+    const silences = await activeSilences<Silence>(trx, rule.tenant_id, now);
     const byFingerprint = new Map(open.map((a) => [a.fingerprint, a]));
 
     for (const [fingerprint, { labels, value }] of meeting) {
       let alert = byFingerprint.get(fingerprint);
       if (!alert) {
         const id = `alt_${randomBytes(12).toString('hex')}`;
-        await trx('alerts_alerts').insert({ tenant_id: rule.tenant_id, id, rule_id: rule.id, fingerprint, state: 'pending', labels: JSON.stringify(labels), annotations: JSON.stringify(rule.annotations), value, started_at: now, updated_at: now });
-        alert = { id, fingerprint, state: 'pending', started_at: now, fired_at: null, notified: false, labels, annotations: rule.annotations };
+        await insertAlert(trx, {
+          tenant_id: rule.tenant_id,
+          id,
+          rule_id: rule.id,
+          fingerprint,
+          state: 'pending',
+          labels: JSON.stringify(labels),
+          annotations: JSON.stringify(rule.annotations),
+          value,
+          started_at: now,
+          updated_at: now,
+        });
+        alert = {
+          id,
+          fingerprint,
+          state: 'pending',
+          started_at: now,
+          fired_at: null,
+          notified: false,
+          labels,
+          annotations: rule.annotations,
+        };
       } else {
-        await trx('alerts_alerts').where({ tenant_id: rule.tenant_id, id: alert.id }).update({ value, updated_at: now });
+        await updateAlert(trx, rule.tenant_id, alert.id, { value, updated_at: now });
       }
-      if (alert.state === 'pending' && now.getTime() - new Date(alert.started_at).getTime() >= rule.for_seconds * 1000) {
+      if (
+        alert.state === 'pending' &&
+        now.getTime() - new Date(alert.started_at).getTime() >= rule.for_seconds * 1000
+      ) {
         const silenced = silencedBy(silences, labels);
-        await trx('alerts_alerts').where({ tenant_id: rule.tenant_id, id: alert.id }).update({ state: 'firing', fired_at: now, notified: !silenced, silenced, updated_at: now });
-        if (!silenced) await enqueue(trx, rule, { id: alert.id, status: 'firing', labels, startsAt: now, fingerprint }, deps, now);
+        await updateAlert(trx, rule.tenant_id, alert.id, {
+          state: 'firing',
+          fired_at: now,
+          notified: !silenced,
+          silenced,
+          updated_at: now,
+        });
+        if (!silenced)
+          await enqueue(trx, rule, { id: alert.id, status: 'firing', labels, startsAt: now, fingerprint }, deps, now);
       }
     }
 
     for (const alert of open) {
       if (meeting.has(alert.fingerprint)) continue;
-      await trx('alerts_alerts').where({ tenant_id: rule.tenant_id, id: alert.id }).update({ state: 'resolved', resolved_at: now, updated_at: now });
+      await updateAlert(trx, rule.tenant_id, alert.id, { state: 'resolved', resolved_at: now, updated_at: now });
       // A resolved notification follows only a firing one that was sent: a silenced alert stays quiet to its end.
       if (alert.state === 'firing' && alert.notified) {
-        await enqueue(trx, rule, { id: alert.id, status: 'resolved', labels: alert.labels, startsAt: new Date(alert.fired_at ?? alert.started_at), endsAt: now, fingerprint: alert.fingerprint }, deps, now);
+        await enqueue(
+          trx,
+          rule,
+          {
+            id: alert.id,
+            status: 'resolved',
+            labels: alert.labels,
+            startsAt: new Date(alert.fired_at ?? alert.started_at),
+            endsAt: now,
+            fingerprint: alert.fingerprint,
+          },
+          deps,
+          now,
+        );
       }
     }
   });

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { Gauge, type Registry } from 'prom-client';
+import { countOpenAlerts } from './store.js';
 
 /**
  * `runtime_alerts{tenant_id, rule_id, severity, state}`: open alerts (pending or firing) per rule,
@@ -14,15 +15,12 @@ export function alertGauge(registry: Registry, db: Knex): Gauge {
     registers: [registry],
     async collect() {
       this.reset();
-      const rows = (await db('alerts_alerts as a')
-        .join('alerts_rules as r', function () {
-          this.on('r.tenant_id', 'a.tenant_id').andOn('r.id', 'a.rule_id');
-        })
-        .whereIn('a.state', ['pending', 'firing'])
-        .groupBy('a.tenant_id', 'a.rule_id', 'r.severity', 'a.state')
-        .select('a.tenant_id', 'a.rule_id', 'r.severity', 'a.state')
-        .count({ n: '*' })) as Array<{ tenant_id: string; rule_id: string; severity: string; state: string; n: string | number }>;
-      for (const row of rows) this.set({ tenant_id: row.tenant_id, rule_id: row.rule_id, severity: row.severity, state: row.state }, Number(row.n));
+      const rows = await countOpenAlerts(db);
+      for (const row of rows)
+        this.set(
+          { tenant_id: row.tenant_id, rule_id: row.rule_id, severity: row.severity, state: row.state },
+          Number(row.n),
+        );
     },
   });
 }

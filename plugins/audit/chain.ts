@@ -66,8 +66,29 @@ export function contentOf(entry: AuditEntry): RecordContent {
 }
 
 const CONTENT_KEYS = [
-  'tenant_id', 'id', 'at', 'operation', 'method', 'path', 'resource_id', 'status', 'outcome', 'error_code', 'request_id', 'idempotency_key',
-  'subject_id', 'credential_kind', 'credential_id', 'actor_type', 'agent_id', 'actor_id', 'actor_email', 'fields', 'detail', 'severity', 'transport',
+  'tenant_id',
+  'id',
+  'at',
+  'operation',
+  'method',
+  'path',
+  'resource_id',
+  'status',
+  'outcome',
+  'error_code',
+  'request_id',
+  'idempotency_key',
+  'subject_id',
+  'credential_kind',
+  'credential_id',
+  'actor_type',
+  'agent_id',
+  'actor_id',
+  'actor_email',
+  'fields',
+  'detail',
+  'severity',
+  'transport',
 ] as const satisfies ReadonlyArray<keyof RecordContent>;
 
 /** The stored columns of a record, in insert order. */

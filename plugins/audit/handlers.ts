@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { ACCOUNT_TRAIL } from '../../kernel/plugin/api.js';
-import type { Call, Handler } from '../../kernel/types.js';
-import { pageOf } from '../../kernel/plugin/api.js';
+import { ACCOUNT_TRAIL, operationHandlers, pageOf, type TenantCall } from '../../kernel/plugin/api.js';
+import type { Call, Handler, Reply } from '../../kernel/types.js';
+import type { Operations } from './generated/manifest-types.js';
 import type { Sealer } from './sealer.js';
 import { listRecords, toRecord, type AuditFilter, type Position } from './store.js';
 import { verifyChain } from './verify.js';
@@ -17,24 +17,31 @@ function positionOf(after: readonly unknown[] | undefined): Position | undefined
 }
 
 export function auditHandlers(sealer: Sealer, logger: Logger): Record<string, Handler> {
-  const list = (trail: (call: Call) => string): Handler => async (call) => {
-    const page = pageOf(call);
-    const filter: AuditFilter = {};
-    for (const name of FILTERS) {
-      const value = call.query[name];
-      if (value !== undefined) filter[name] = String(value);
-    }
-    const rows = await listRecords(call.db, trail(call), filter, page.fetch, positionOf(page.after));
-    return { status: 200, body: { items: rows.map(toRecord) } };
-  };
-  const verify = (trail: (call: Call) => string): Handler => async (call) => ({ status: 200, body: await verifyChain(call.db as Knex, sealer, trail(call), logger) });
-  const tenant = (call: Call): string => call.tenantId as string;
+  const list =
+    <C extends Call>(trail: (call: C) => string) =>
+    async (call: C): Promise<Reply> => {
+      const page = pageOf(call);
+      const filter: AuditFilter = {};
+      for (const name of FILTERS) {
+        const value = call.query[name];
+        if (value !== undefined) filter[name] = String(value);
+      }
+      const rows = await listRecords(call.db, trail(call), filter, page.fetch, positionOf(page.after));
+      return { status: 200, body: { items: rows.map(toRecord) } };
+    };
+  const verify =
+    <C extends Call>(trail: (call: C) => string) =>
+    async (call: C): Promise<Reply> => ({
+      status: 200,
+      body: await verifyChain(call.db as Knex, sealer, trail(call), logger),
+    });
+  const tenant = (call: TenantCall): string => call.tenantId;
   const account = (): string => ACCOUNT_TRAIL;
 
-  return {
+  return operationHandlers<Operations>({
     listAudit: list(tenant),
     verifyAudit: verify(tenant),
     listAccountAudit: list(account),
     verifyAccountAudit: verify(account),
-  };
+  });
 }

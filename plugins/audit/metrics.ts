@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { unsealedAgeSeconds } from './store.js';
+import { unsealedAgeSeconds } from './seal-store.js';
 
 /** What the sealer reports as it works. */
 export interface SealerMetrics {
@@ -22,7 +22,11 @@ const AGE_REFRESH_MS = 1000;
  * so an alert on it still fires.
  */
 export function auditMetrics(registry: Registry, db: Knex, logger: Logger): SealerMetrics {
-  const sealed = new Counter({ name: 'audit_records_sealed_total', help: 'Audit records this instance chained into their tenant\'s hash chain.', registers: [registry] });
+  const sealed = new Counter({
+    name: 'audit_records_sealed_total',
+    help: "Audit records this instance chained into their tenant's hash chain.",
+    registers: [registry],
+  });
   const failures = new Counter({
     name: 'audit_seal_failures_total',
     help: 'Seal attempts and sweeps that failed and are retried (lock timeout, head moved by other sealers batch after batch, database away).',
@@ -49,8 +53,10 @@ export function auditMetrics(registry: Registry, db: Knex, logger: Logger): Seal
     help: 'Age of the first committed audit record not yet chained (by its record time, per tenant in chain order); 0 when every record is.',
     registers: [registry],
     async collect() {
-      if (!measuring && Date.now() - attemptedAt >= AGE_REFRESH_MS) measuring = measure().finally(() => (measuring = undefined));
-      if (measuring) await Promise.race([measuring, new Promise((resolve) => setTimeout(resolve, AGE_REFRESH_MS).unref())]);
+      if (!measuring && Date.now() - attemptedAt >= AGE_REFRESH_MS)
+        measuring = measure().finally(() => (measuring = undefined));
+      if (measuring)
+        await Promise.race([measuring, new Promise((resolve) => setTimeout(resolve, AGE_REFRESH_MS).unref())]);
       const stale = (Date.now() - measuredAt) / 1000;
       this.set(stale > (2 * AGE_REFRESH_MS) / 1000 ? age + stale : age);
     },

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { SealerMetrics } from './metrics.js';
 import { GENESIS_HASH, canonicalContent, chainHash, contentOfRow } from './chain.js';
-import { advanceClock, appendSeals, nextBatch, tenantsToSeal, type SealRow } from './store.js';
+import { advanceClock, appendSeals, nextBatch, tenantsToSeal, type SealRow } from './seal-store.js';
 
 export interface SealerOptions {
   /** How long the sealer waits after a commit, gathering the records of a burst into one batch. */
@@ -63,7 +63,8 @@ export function createSealer(db: Knex, logger: Logger, options: SealerOptions, m
         return { sealed: seals.length, heldBack };
       }
       // Another sealer moved the head since the read: what it chained is read back as the new head.
-      if (attempt === ATTEMPTS) throw new Error(`audit head of tenant ${tenantId} moved under ${ATTEMPTS} batches in a row`);
+      if (attempt === ATTEMPTS)
+        throw new Error(`audit head of tenant ${tenantId} moved under ${ATTEMPTS} batches in a row`);
     }
   }
 
@@ -146,7 +147,11 @@ export function createSealer(db: Knex, logger: Logger, options: SealerOptions, m
     sweep,
     async start() {
       const offset = await advanceClock(db);
-      if (offset !== 0) logger.warn({ offset }, 'audit transaction ids restarted below the sealed ones (a restored database?); new records are stamped above them');
+      if (offset !== 0)
+        logger.warn(
+          { offset },
+          'audit transaction ids restarted below the sealed ones (a restored database?); new records are stamped above them',
+        );
     },
     async stop() {
       stopped = true;

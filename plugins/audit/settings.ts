@@ -1,14 +1,17 @@
+import type { Settings } from './generated/manifest-types.js';
 import type { SealerOptions } from './sealer.js';
 
 /**
  * `settings.audit` in the profile, as the manifest's settings schema leaves it: checked, with
- * defaults filled in, before setup (a wrong value stops the boot naming it).
+ * defaults filled in, before setup (a wrong value stops the boot naming it). Generated.
  */
-export interface AuditSettings {
-  seal_delay_ms: number;
-  sweep_interval_seconds: number;
-}
+export type AuditSettings = Settings;
 
 export function readSettings(settings: Readonly<AuditSettings>): SealerOptions {
-  return { delayMs: settings.seal_delay_ms, sweepMs: settings.sweep_interval_seconds * 1000, batch: 1000, lockTimeoutMs: 5000 };
+  return {
+    delayMs: settings.seal_delay_ms,
+    sweepMs: settings.sweep_interval_seconds * 1000,
+    batch: 1000,
+    lockTimeoutMs: 5000,
+  };
 }

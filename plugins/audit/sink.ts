@@ -15,7 +15,11 @@ export function createAuditSink(sealer: Sealer): AuditSink {
       const content = contentOf(entry);
       await insertRecord(db, content);
       const transaction = (db as Partial<Knex.Transaction>).executionPromise;
-      if (transaction) transaction.then(() => sealer.soon(content.tenant_id), () => undefined);
+      if (transaction)
+        transaction.then(
+          () => sealer.soon(content.tenant_id),
+          () => undefined,
+        );
       else sealer.soon(content.tenant_id);
     },
     addTo(write: CombinedWrite, entry: AuditEntry) {

@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { GENESIS_HASH, canonicalContent, chainHash, contentOfRow } from './chain.js';
 import type { Sealer } from './sealer.js';
-import { chainHead, chainSlice, countSealsBeyond, countUnsealed, type Position } from './store.js';
+import { chainHead, chainSlice, countSealsBeyond, countUnsealed } from './seal-store.js';
+import type { Position } from './store.js';
 
 export interface BrokenLink {
   seq: number;
@@ -34,7 +35,12 @@ const BATCH = 5000;
  * head and reports the first broken link. Records and seals are walked together in chain
  * order; the head row also catches records removed from the end of the chain.
  */
-export async function verifyChain(db: Knex, sealer: Sealer, tenantId: string, logger: Pick<Logger, 'warn'>): Promise<VerifyReport> {
+export async function verifyChain(
+  db: Knex,
+  sealer: Sealer,
+  tenantId: string,
+  logger: Pick<Logger, 'warn'>,
+): Promise<VerifyReport> {
   try {
     await sealer.now(tenantId);
   } catch (err) {
@@ -59,11 +65,25 @@ export async function verifyChain(db: Knex, sealer: Sealer, tenantId: string, lo
     const rows = await chainSlice(db, tenantId, after, head.last, BATCH);
     for (const row of rows) {
       if (row.seq === null || row.prev_hash === null || row.hash === null) {
-        return broken({ seq: prevSeq + 1, id: row.id, problem: 'unsealed', expected: `a seal for record ${row.id}`, found: 'none' });
+        return broken({
+          seq: prevSeq + 1,
+          id: row.id,
+          problem: 'unsealed',
+          expected: `a seal for record ${row.id}`,
+          found: 'none',
+        });
       }
       const seq = Number(row.seq);
-      if (seq !== prevSeq + 1) return broken({ seq: prevSeq + 1, id: null, problem: 'sequence', expected: `record ${prevSeq + 1}`, found: `record ${seq}` });
-      if (row.prev_hash !== prevHash) return broken({ seq, id: row.id, problem: 'prev_hash', expected: prevHash, found: row.prev_hash });
+      if (seq !== prevSeq + 1)
+        return broken({
+          seq: prevSeq + 1,
+          id: null,
+          problem: 'sequence',
+          expected: `record ${prevSeq + 1}`,
+          found: `record ${seq}`,
+        });
+      if (row.prev_hash !== prevHash)
+        return broken({ seq, id: row.id, problem: 'prev_hash', expected: prevHash, found: row.prev_hash });
       const hash = chainHash(prevHash, seq, canonicalContent(contentOfRow(row)));
       if (hash !== row.hash) return broken({ seq, id: row.id, problem: 'hash', expected: hash, found: row.hash });
       prevHash = row.hash;
@@ -75,9 +95,22 @@ export async function verifyChain(db: Knex, sealer: Sealer, tenantId: string, lo
     after = { xact: Number(last.xact), id: last.id };
   }
   if (prevSeq !== head.seq || prevHash !== head.hash) {
-    return broken({ seq: prevSeq + 1, id: null, problem: 'head', expected: `head ${head.seq} ${head.hash}`, found: `last record ${prevSeq} ${prevHash}` });
+    return broken({
+      seq: prevSeq + 1,
+      id: null,
+      problem: 'head',
+      expected: `head ${head.seq} ${head.hash}`,
+      found: `last record ${prevSeq} ${prevHash}`,
+    });
   }
   const beyond = await countSealsBeyond(db, tenantId, head);
-  if (beyond > 0) return broken({ seq: head.seq + 1, id: null, problem: 'head', expected: `head ${head.seq} as the last seal`, found: `${beyond} seals beyond it` });
+  if (beyond > 0)
+    return broken({
+      seq: head.seq + 1,
+      id: null,
+      problem: 'head',
+      expected: `head ${head.seq} as the last seal`,
+      found: `${beyond} seals beyond it`,
+    });
   return report;
 }

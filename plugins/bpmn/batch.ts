@@ -21,7 +21,8 @@ export function typedValuesList(rows: number, types: readonly string[]): string 
 /** The CTE name that guarded writes test (`exists (select 1 from guard)`); see WriteBatch.runGuarded. */
 export const GUARD = 'guard';
 
-const isBuilder = (write: Knex.QueryBuilder | Write): write is Knex.QueryBuilder => typeof (write as Knex.QueryBuilder).toSQL === 'function';
+const isBuilder = (write: Knex.QueryBuilder | Write): write is Knex.QueryBuilder =>
+  typeof (write as Knex.QueryBuilder).toSQL === 'function';
 
 /**
  * Writes that go to the database together: one statement whatever their number, each write a
@@ -50,7 +51,8 @@ export class WriteBatch {
     if (this.writes.length === 0) return;
     const parts = this.parts();
     const [last, ...rest] = [parts[parts.length - 1]!, ...parts.slice(0, -1)];
-    const sql = rest.length === 0 ? last.sql : `WITH ${rest.map((part, i) => `w${i} AS (${part.sql})`).join(', ')} ${last.sql}`;
+    const sql =
+      rest.length === 0 ? last.sql : `WITH ${rest.map((part, i) => `w${i} AS (${part.sql})`).join(', ')} ${last.sql}`;
     await trx.raw(sql, [...rest.flatMap((part) => part.bindings), ...last.bindings] as Knex.RawBinding[]);
   }
 
@@ -63,7 +65,10 @@ export class WriteBatch {
   async runGuarded(trx: Knex.Transaction, guard: Write): Promise<boolean> {
     const parts = this.parts();
     const ctes = [`${GUARD} AS (${guard.sql})`, ...parts.map((part, i) => `w${i} AS (${part.sql})`)];
-    const result = await trx.raw(`WITH ${ctes.join(', ')} SELECT count(*)::int AS n FROM ${GUARD}`, [...guard.bindings, ...parts.flatMap((part) => part.bindings)] as Knex.RawBinding[]);
+    const result = await trx.raw(`WITH ${ctes.join(', ')} SELECT count(*)::int AS n FROM ${GUARD}`, [
+      ...guard.bindings,
+      ...parts.flatMap((part) => part.bindings),
+    ] as Knex.RawBinding[]);
     return Number((result.rows as Array<{ n: number }>)[0]?.n ?? 0) > 0;
   }
 }
@@ -71,4 +76,10 @@ export class WriteBatch {
 /** Runs one write on its own. */
 export async function runWrite(db: Knex | Knex.Transaction, write: Write): Promise<void> {
   await db.raw(write.sql, write.bindings as Knex.RawBinding[]);
+}
+
+/** A text[] as PostgreSQL's array literal: knex would spread a JS array bound to `?` into a list of placeholders. */
+export function textArray(values: readonly string[] | null | undefined): string | null {
+  if (!values) return null;
+  return `{${values.map((v) => `"${v.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 }

@@ -13,3 +13,8 @@ export function newId(prefix: string): string {
 export function taskIdOf(instanceId: string, executionId: string): string {
   return `bpt_${createHash('sha256').update(`${instanceId}:${executionId}`).digest('hex').slice(0, 32)}`;
 }
+
+/** A job's id follows from its instance and execution, as a task's does. */
+export function jobIdOf(instanceId: string, executionId: string): string {
+  return `bpj_${createHash('sha256').update(`job:${instanceId}:${executionId}`).digest('hex').slice(0, 32)}`;
+}

@@ -1,29 +1,33 @@
+import { EventEmitter } from 'node:events';
 import type { Knex } from 'knex';
 import { ApiError } from '../../kernel/errors.js';
 import type { Clock } from '../../kernel/types.js';
 import type { RuntimeLog } from '../../kernel/plugin/api.js';
 import { parseDefinition } from './definitions.js';
-import { InstanceEngine, type Advance, type EngineDeps, type Input, type Wait } from './engine.js';
+import {
+  InstanceEngine,
+  type Advance,
+  type EngineDeps,
+  type HistoryEntry,
+  type Input,
+  type Wait,
+} from './instance-engine.js';
 import { engineContext, type EngineContext } from './context.js';
-import { EnginePool, defaultEngineThreads } from './engine-pool.js';
-import { ThreadedEngine } from './threaded-engine.js';
+import type { Settings, Variables } from './generated/manifest-types.js';
+import { EnginePool, defaultEngineThreads } from './main-engine-pool.js';
+import { ThreadedEngine } from './main-threaded-engine.js';
 import { WriteBatch } from './batch.js';
-import { newId, taskIdOf } from './ids.js';
-import { DefinitionStore, HistoryStore, IncidentStore, InstanceStore, WaitStore, type DefinitionRow, type InstanceRow } from './store.js';
-
-export interface BpmnSettings {
-  /** Activities one advance may start before it stops with an incident (a loop without a wait state). */
-  max_steps: number;
-  /** Extra attempts of a failing service or script task within one advance, before an incident. */
-  retries: number;
-  max_variables_bytes: number;
-  timer_interval_ms: number;
-  timer_batch: number;
-  /** Engines kept in memory between advances (reused only while the row's revision matches). */
-  engine_cache: number;
-  /** Engine threads for definitions without service and script tasks (0: they run on the main thread too); absent: min(2, cores − 1). */
-  engine_threads?: number;
-}
+import { jobIdOf, newId, taskIdOf } from './ids.js';
+import { JobStore } from './store/jobs.js';
+import {
+  DefinitionStore,
+  HistoryStore,
+  IncidentStore,
+  InstanceStore,
+  WaitStore,
+  type DefinitionRow,
+  type InstanceRow,
+} from './store.js';
 
 /** An instance's engine on the main thread or in an engine thread: the same advance. */
 type AnyEngine = InstanceEngine | ThreadedEngine;
@@ -54,9 +58,14 @@ class Stale extends Error {}
 export class BpmnService {
   private readonly contexts = new Map<string, Promise<EngineContext>>();
   private readonly definitions = new Map<string, DefinitionRow>();
-  private readonly engines = new Map<string, { revision: number; engine: AnyEngine; row: InstanceRow; taskIds: string[] }>();
+  private readonly engines = new Map<
+    string,
+    { revision: number; engine: AnyEngine; row: InstanceRow; taskIds: string[] }
+  >();
   /** Open task id → instance id, for the kept engines' rows: how a completion finds a kept engine without reading. */
   private readonly keptTasks = new Map<string, string>();
+  /** Says 'created' (with the tenant) once an advance that created jobs committed: long-polling fetches on this kernel look again. */
+  readonly jobsCreated = new EventEmitter();
   /** Engine threads, started on first use; undefined when settings.engine_threads is 0. */
   private pool: EnginePool | undefined;
 
@@ -64,10 +73,13 @@ export class BpmnService {
     readonly clock: Clock,
     private readonly logs: RuntimeLog,
     private readonly engineDeps: Omit<EngineDeps, 'log' | 'maxSteps' | 'retries'>,
-    readonly settings: BpmnSettings,
+    readonly settings: Settings,
   ) {
     const threads = settings.engine_threads ?? defaultEngineThreads();
-    if (threads > 0) this.pool = new EnginePool(threads, (tenantId, level, message, fields) => this.log(tenantId, level, message, fields));
+    if (threads > 0)
+      this.pool = new EnginePool(threads, (tenantId, level, message, fields) =>
+        this.log(tenantId, level, message, fields),
+      );
   }
 
   /** The engine threads, for tests that end one. */
@@ -85,23 +97,54 @@ export class BpmnService {
     void this.logs.write({ tenantId, level, source: 'bpmn', message, fields }).catch(() => undefined);
   }
 
-  checkVariables(value: unknown, pointer = '/variables'): Record<string, unknown> {
+  /** Variables sent with a call (the manifest's schema made them an object), refused when larger than the setting allows. */
+  checkVariables(value: Variables | undefined, pointer = '/variables'): Variables {
     if (value === undefined) return {};
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ApiError('validation_error', 'Variables must be a JSON object.', { details: [{ in: 'body', pointer, message: 'must be an object' }] });
     const size = Buffer.byteLength(JSON.stringify(value));
-    if (size > this.settings.max_variables_bytes) throw new ApiError('validation_error', `Variables take ${size} bytes; at most ${this.settings.max_variables_bytes} are allowed.`, { details: [{ in: 'body', pointer, message: `larger than ${this.settings.max_variables_bytes} bytes` }] });
-    return value as Record<string, unknown>;
+    if (size > this.settings.max_variables_bytes)
+      throw new ApiError(
+        'validation_error',
+        `Variables take ${size} bytes; at most ${this.settings.max_variables_bytes} are allowed.`,
+        { details: [{ in: 'body', pointer, message: `larger than ${this.settings.max_variables_bytes} bytes` }] },
+      );
+    return value;
   }
 
-  async deploy(db: Db, tenantId: string, xml: string): Promise<{ definition: DefinitionRow; created: boolean }> {
-    const parsed = await parseDefinition(xml);
+  /**
+   * Stores each process of the XML as the next version of its process id (one deployment: the
+   * same XML, several process ids); a process whose XML is already stored is answered as it is.
+   */
+  async deploy(
+    db: Db,
+    tenantId: string,
+    xml: string,
+  ): Promise<{ definitions: Array<{ definition: DefinitionRow; created: boolean }>; warnings: string[] }> {
+    const parsed = await parseDefinition(xml, this.engineDeps.sandbox());
     const store = new DefinitionStore(db);
-    const existing = await store.byHash(tenantId, parsed.meta.process_id, parsed.xmlHash);
-    if (existing) return { definition: existing, created: false };
-    const version = await store.nextVersion(tenantId, parsed.meta.process_id);
-    const definition: DefinitionRow = { tenant_id: tenantId, key: newId('bpd'), process_id: parsed.meta.process_id, version, name: parsed.meta.name, xml_hash: parsed.xmlHash, xml, meta: parsed.meta, created_at: this.clock.now() };
-    await store.insert(definition);
-    return { definition, created: true };
+    const deployment = newId('bpy');
+    const definitions: Array<{ definition: DefinitionRow; created: boolean }> = [];
+    for (const meta of parsed.processes) {
+      const existing = await store.byHash(tenantId, meta.process_id, parsed.xmlHash);
+      if (existing) {
+        definitions.push({ definition: existing, created: false });
+        continue;
+      }
+      const version = await store.nextVersion(tenantId, meta.process_id);
+      const definition: DefinitionRow = {
+        tenant_id: tenantId,
+        key: newId('bpd'),
+        process_id: meta.process_id,
+        version,
+        name: meta.name,
+        xml_hash: parsed.xmlHash,
+        xml,
+        meta: { ...meta, deployment },
+        created_at: this.clock.now(),
+      };
+      await store.insert(definition);
+      definitions.push({ definition, created: true });
+    }
+    return { definitions, warnings: parsed.warnings };
   }
 
   async definition(db: Db, tenantId: string, key: string): Promise<DefinitionRow> {
@@ -113,12 +156,21 @@ export class BpmnService {
     return found;
   }
 
+  /** A process the model does not mark isExecutable="true" is deployed for viewing only. */
+  checkExecutable(definition: DefinitionRow): void {
+    if (definition.meta.executable === false)
+      throw new ApiError(
+        'conflict',
+        `Process "${definition.process_id}" v${definition.version} is not executable (its model lacks isExecutable="true"); it is deployed for viewing only.`,
+      );
+  }
+
   /** The definition as engines are built from it (context.ts), made once per definition. */
   private context(definition: DefinitionRow): Promise<EngineContext> {
     const id = `${definition.tenant_id}/${definition.key}`;
     let context = this.contexts.get(id);
     if (!context) {
-      context = engineContext(definition.xml);
+      context = engineContext(definition.xml, definition.meta.process_id);
       this.contexts.set(id, context);
       context.catch(() => this.contexts.delete(id));
     }
@@ -126,12 +178,34 @@ export class BpmnService {
   }
 
   /** Creates an instance and runs it to its first wait, in `trx`. */
-  async start(trx: Knex.Transaction, tenantId: string, definition: DefinitionRow, options: { variables: Record<string, unknown>; businessKey: string | null; replayOf?: string; replayFrom?: string; engineState?: unknown; prepared?: PreparedAdvance | undefined }): Promise<InstanceRow> {
-    if (options.prepared) return this.advance(trx, options.prepared.row, { kind: 'start' }, { fresh: true, prepared: options.prepared });
+  async start(
+    trx: Knex.Transaction,
+    tenantId: string,
+    definition: DefinitionRow,
+    options: {
+      variables: Record<string, unknown>;
+      businessKey: string | null;
+      replayOf?: string;
+      replayFrom?: string;
+      engineState?: unknown;
+      prepared?: PreparedAdvance | undefined;
+      parent?: { id: string; executionId: string };
+    },
+  ): Promise<InstanceRow> {
+    this.checkExecutable(definition);
+    if (options.prepared)
+      return this.advance(trx, options.prepared.row, { kind: 'start' }, { fresh: true, prepared: options.prepared });
     const row = this.newRow(tenantId, definition, options);
     const now = row.created_at;
-    if (options.engineState) await new HistoryStore(trx).snapshot(tenantId, row.id, 0, [], options.variables, options.engineState, now);
-    if (options.replayOf) this.log(tenantId, 'info', `Instance ${row.id} of ${definition.process_id} v${definition.version} started as a replay of ${options.replayOf}.`, { instance: row.id, process_id: definition.process_id });
+    if (options.engineState)
+      await new HistoryStore(trx).snapshot(tenantId, row.id, 0, [], options.variables, options.engineState, now);
+    if (options.replayOf)
+      this.log(
+        tenantId,
+        'info',
+        `Instance ${row.id} of ${definition.process_id} v${definition.version} started as a replay of ${options.replayOf}.`,
+        { instance: row.id, process_id: definition.process_id },
+      );
     // The row is written once, after the first advance (nobody can see or lock it before the commit anyway).
     return this.advance(trx, row, options.engineState ? { kind: 'resume' } : { kind: 'start' }, { fresh: true });
   }
@@ -141,7 +215,13 @@ export class BpmnService {
    * any transaction (see PreparedAdvance); start() then writes it. Undefined when the definition
    * runs on the main thread.
    */
-  async prepareStart(db: Db, tenantId: string, definition: DefinitionRow, options: { variables: Record<string, unknown>; businessKey: string | null }): Promise<PreparedAdvance | undefined> {
+  async prepareStart(
+    db: Db,
+    tenantId: string,
+    definition: DefinitionRow,
+    options: { variables: Record<string, unknown>; businessKey: string | null },
+  ): Promise<PreparedAdvance | undefined> {
+    this.checkExecutable(definition);
     if (!this.pool || !(await this.context(definition)).threadable) return undefined;
     const row = this.newRow(tenantId, definition, options);
     const engine = this.threadedEngine(row, definition);
@@ -149,17 +229,50 @@ export class BpmnService {
     return { row, engine, result };
   }
 
-  private newRow(tenantId: string, definition: DefinitionRow, options: { variables: Record<string, unknown>; businessKey: string | null; replayOf?: string; replayFrom?: string; engineState?: unknown }): InstanceRow {
+  private newRow(
+    tenantId: string,
+    definition: DefinitionRow,
+    options: {
+      variables: Record<string, unknown>;
+      businessKey: string | null;
+      replayOf?: string;
+      replayFrom?: string;
+      engineState?: unknown;
+      parent?: { id: string; executionId: string };
+    },
+  ): InstanceRow {
     const now = this.clock.now();
     return {
-      tenant_id: tenantId, id: newId('bpi'), definition_key: definition.key, process_id: definition.process_id, version: definition.version,
-      business_key: options.businessKey, state: 'active', variables: options.variables, waiting: [], state_revision: options.engineState ? 0 : null, revision: 0,
-      replay_of: options.replayOf ?? null, replay_from: options.replayFrom ?? null, created_at: now, updated_at: now, ended_at: null,
+      tenant_id: tenantId,
+      id: newId('bpi'),
+      definition_key: definition.key,
+      process_id: definition.process_id,
+      version: definition.version,
+      business_key: options.businessKey,
+      state: 'active',
+      variables: options.variables,
+      waiting: [],
+      state_revision: options.engineState ? 0 : null,
+      revision: 0,
+      replay_of: options.replayOf ?? null,
+      replay_from: options.replayFrom ?? null,
+      parent_id: options.parent?.id ?? null,
+      parent_execution_id: options.parent?.executionId ?? null,
+      created_at: now,
+      updated_at: now,
+      ended_at: null,
     };
   }
 
   private threadedEngine(row: InstanceRow, definition: DefinitionRow): ThreadedEngine {
-    return new ThreadedEngine(this.pool!, { tenantId: row.tenant_id, id: row.id, businessKey: row.business_key }, { id: `${row.tenant_id}/${definition.key}`, xml: definition.xml, meta: definition.meta }, { maxSteps: this.settings.max_steps, retries: this.settings.retries, keep: this.settings.engine_cache }, { stateRevision: row.state_revision, variables: row.variables }, (db, revision) => new HistoryStore(db).stateTextAt(row.tenant_id, row.id, revision));
+    return new ThreadedEngine(
+      this.pool!,
+      { tenantId: row.tenant_id, id: row.id, businessKey: row.business_key },
+      { id: `${row.tenant_id}/${definition.key}`, xml: definition.xml, meta: definition.meta },
+      { maxSteps: this.settings.max_steps, retries: this.settings.retries, keep: this.settings.engine_cache },
+      { stateRevision: row.state_revision, variables: row.variables },
+      (db, revision) => new HistoryStore(db).stateTextAt(row.tenant_id, row.id, revision),
+    );
   }
 
   /**
@@ -170,10 +283,21 @@ export class BpmnService {
    * definition has service tasks (their appends go to the database during the advance, before
    * the guard could undo them), or when the instance moved on: the caller then locks and reloads.
    */
-  async completeKept(trx: Knex.Transaction, tenantId: string, taskId: string, variables: Record<string, unknown>, prepared?: PreparedAdvance & { executionId: string }): Promise<InstanceRow | undefined> {
+  async completeKept(
+    trx: Knex.Transaction,
+    tenantId: string,
+    taskId: string,
+    variables: Record<string, unknown>,
+    prepared?: PreparedAdvance & { executionId: string },
+  ): Promise<InstanceRow | undefined> {
     if (prepared) {
       try {
-        return await this.advance(trx, prepared.row, { kind: 'signal', ref: '', variables }, { completedTask: { executionId: prepared.executionId, variables }, unlocked: { taskId }, prepared });
+        return await this.advance(
+          trx,
+          prepared.row,
+          { kind: 'signal', ref: '', variables },
+          { completedTask: { executionId: prepared.executionId, variables }, unlocked: { taskId }, prepared },
+        );
       } catch (err) {
         if (err instanceof Stale) return undefined;
         throw err;
@@ -185,9 +309,14 @@ export class BpmnService {
     const definition = await this.definition(trx, tenantId, kept.row.definition_key);
     if (!(await this.context(definition)).sideEffectFree) return undefined;
     const wait = kept.row.waiting.find((w) => w.kind === 'task' && taskIdOf(kept.row.id, w.executionId) === taskId);
-    if (!wait || wait.kind !== 'task') return undefined;
+    if (wait?.kind !== 'task') return undefined;
     try {
-      return await this.advance(trx, kept.row, { kind: 'signal', ref: wait.activityId, executionId: wait.executionId, variables }, { completedTask: { executionId: wait.executionId, variables }, unlocked: { taskId } });
+      return await this.advance(
+        trx,
+        kept.row,
+        { kind: 'signal', ref: wait.activityId, executionId: wait.executionId, variables },
+        { completedTask: { executionId: wait.executionId, variables }, unlocked: { taskId } },
+      );
     } catch (err) {
       if (err instanceof Stale) return undefined;
       throw err;
@@ -198,15 +327,30 @@ export class BpmnService {
    * completeKept's engine run, before the transaction (see PreparedAdvance), when the kept engine
    * is in an engine thread; completeKept(…, prepared) then writes it with the same guard.
    */
-  async prepareCompleteKept(db: Db, tenantId: string, taskId: string, variables: Record<string, unknown>): Promise<(PreparedAdvance & { executionId: string }) | undefined> {
+  async prepareCompleteKept(
+    db: Db,
+    tenantId: string,
+    taskId: string,
+    variables: Record<string, unknown>,
+  ): Promise<(PreparedAdvance & { executionId: string }) | undefined> {
     const instanceId = this.keptTasks.get(taskId);
     const kept = instanceId !== undefined ? this.engines.get(instanceId) : undefined;
-    if (!kept || !(kept.engine instanceof ThreadedEngine) || kept.row.tenant_id !== tenantId || !kept.taskIds.includes(taskId)) return undefined;
+    if (
+      !kept ||
+      !(kept.engine instanceof ThreadedEngine) ||
+      kept.row.tenant_id !== tenantId ||
+      !kept.taskIds.includes(taskId)
+    )
+      return undefined;
     const wait = kept.row.waiting.find((w) => w.kind === 'task' && taskIdOf(kept.row.id, w.executionId) === taskId);
-    if (!wait || wait.kind !== 'task') return undefined;
+    if (wait?.kind !== 'task') return undefined;
     // Taken: whatever happens next, this engine has moved on from the row it was kept with.
     this.forget(kept.row.id);
-    const result = await kept.engine.advance({ kind: 'signal', ref: wait.activityId, executionId: wait.executionId, variables }, db, { keepAs: kept.row.revision + 1 });
+    const result = await kept.engine.advance(
+      { kind: 'signal', ref: wait.activityId, executionId: wait.executionId, variables },
+      db,
+      { keepAs: kept.row.revision + 1 },
+    );
     return { row: kept.row, engine: kept.engine, result, executionId: wait.executionId };
   }
 
@@ -221,7 +365,19 @@ export class BpmnService {
    * completeKept) the row is not locked: the writes are guarded, or preceded by locking the
    * task and checking the row did not move; a row that moved throws Stale, nothing written.
    */
-  async advance(trx: Knex.Transaction, row: InstanceRow, input: Input, options: { fresh?: boolean; completedTask?: { executionId: string; variables: Record<string, unknown> }; unlocked?: { taskId: string }; prepared?: PreparedAdvance } = {}): Promise<InstanceRow> {
+  async advance(
+    trx: Knex.Transaction,
+    row: InstanceRow,
+    input: Input,
+    options: {
+      fresh?: boolean;
+      completedTask?: { executionId: string; variables: Record<string, unknown> };
+      /** The execution whose job this advance completes (its row closes as completed, not cancelled). */
+      completedJob?: string;
+      unlocked?: { taskId: string };
+      prepared?: PreparedAdvance;
+    } = {},
+  ): Promise<InstanceRow> {
     const definition = await this.definition(trx, row.tenant_id, row.definition_key);
     const context = await this.context(definition);
     const cached = this.engines.get(row.id);
@@ -235,12 +391,34 @@ export class BpmnService {
     let engine: AnyEngine;
     if (options.prepared) engine = options.prepared.engine;
     else if (cached && cached.revision === row.revision && input.kind === 'signal') engine = cached.engine;
+    else if (
+      cached &&
+      cached.revision === row.revision &&
+      input.kind === 'job' &&
+      cached.engine instanceof InstanceEngine &&
+      cached.engine.awaitsJob(input.executionId)
+    )
+      engine = cached.engine;
     else if (this.pool && context.threadable) engine = this.threadedEngine(row, definition);
     else {
-      engine = new InstanceEngine({ ...this.engineDeps, maxSteps: this.settings.max_steps, retries: this.settings.retries, log: (level, message, fields) => this.log(row.tenant_id, level, message, fields) }, definition.meta, context.source, instance, stateRevision === null ? undefined : await new HistoryStore(trx).stateAt(row.tenant_id, row.id, stateRevision), row.variables);
+      engine = new InstanceEngine(
+        {
+          ...this.engineDeps,
+          maxSteps: this.settings.max_steps,
+          retries: this.settings.retries,
+          log: (level, message, fields) => this.log(row.tenant_id, level, message, fields),
+        },
+        definition.meta,
+        context.source,
+        instance,
+        stateRevision === null ? undefined : await new HistoryStore(trx).stateAt(row.tenant_id, row.id, stateRevision),
+        row.variables,
+      );
     }
     // Variables go into the history only where a replay reads them: the first activity an instance starts.
-    const result = options.prepared?.result ?? (await engine.advance(input, trx, { variablesOfFirst: Boolean(options.fresh), keepAs: row.revision + 1 }));
+    const result =
+      options.prepared?.result ??
+      (await engine.advance(input, trx, { variablesOfFirst: Boolean(options.fresh), keepAs: row.revision + 1 }));
     const now = this.clock.now();
     const revision = row.revision + 1;
     const tenantId = row.tenant_id;
@@ -250,7 +428,12 @@ export class BpmnService {
       else {
         // Writes that cannot be guarded (deletes that go first, incidents): lock, and go on only if the row is the one the engine ran from.
         const locked = await new InstanceStore(trx).lockTask(tenantId, options.unlocked.taskId);
-        if (!locked || locked.task.state !== 'open' || locked.instance.state !== 'active' || locked.instance.revision !== row.revision) throw new Stale();
+        if (
+          locked?.task.state !== 'open' ||
+          locked.instance.state !== 'active' ||
+          locked.instance.revision !== row.revision
+        )
+          throw new Stale();
       }
     }
     // Everything the advance writes goes in one statement (see WriteBatch).
@@ -265,36 +448,261 @@ export class BpmnService {
         wait.correlationKey = value === undefined || value === null ? null : String(value);
       }
       // A task keeps the time it was first seen waiting (its row's created_at), so answers need not read it back.
-      const seen = new Map(row.waiting.flatMap((w) => (w.kind === 'task' && w.createdAt ? [[w.executionId, w.createdAt] as const] : [])));
-      for (const wait of result.waits) if (wait.kind === 'task') wait.createdAt = seen.get(wait.executionId) ?? now.toISOString();
-      await new WaitStore(trx).replaceInto(batch, tenantId, row.id, row.waiting, result.waits, (executionId) => taskIdOf(row.id, executionId), now, options.completedTask, guarded);
+      const seen = new Map(
+        row.waiting.flatMap((w) => (w.kind === 'task' && w.createdAt ? [[w.executionId, w.createdAt] as const] : [])),
+      );
+      for (const wait of result.waits)
+        if (wait.kind === 'task') wait.createdAt = seen.get(wait.executionId) ?? now.toISOString();
+      await new WaitStore(trx).replaceInto(
+        batch,
+        tenantId,
+        row.id,
+        row.waiting,
+        result.waits,
+        (executionId) => taskIdOf(row.id, executionId),
+        now,
+        options.completedTask,
+        guarded,
+      );
+      await new JobStore(trx).replaceInto(
+        batch,
+        tenantId,
+        row.id,
+        row.waiting,
+        result.waits,
+        (executionId) => jobIdOf(row.id, executionId),
+        this.settings.job_retries,
+        now,
+        options.completedJob,
+      );
+      if (result.waits.some((w) => w.kind === 'job' && !row.waiting.some((p) => p.executionId === w.executionId)))
+        void trx.executionPromise.then(
+          () => this.jobsCreated.emit('created', tenantId),
+          () => undefined,
+        );
       // An ended instance has nothing to resume: no snapshot.
-      if (result.state !== 'completed') batch.add(new HistoryStore(trx).snapshotQuery(tenantId, row.id, revision, [...new Set(result.waits.map((w) => w.activityId))], result.variables, result.engineState, now, guarded));
+      if (result.state !== 'completed')
+        batch.add(
+          new HistoryStore(trx).snapshotQuery(
+            tenantId,
+            row.id,
+            revision,
+            [...new Set(result.waits.map((w) => w.activityId))],
+            result.variables,
+            result.engineState,
+            now,
+            guarded,
+          ),
+        );
     }
     for (const incident of result.incidents) {
-      batch.add(new IncidentStore(trx).insertQuery({ tenant_id: tenantId, id: newId('bpx'), instance_id: row.id, activity_id: incident.activityId, message: incident.message.slice(0, 4000), state: 'open', created_at: now, resolved_at: null }));
-      this.log(tenantId, 'error', `Incident on instance ${row.id}${incident.activityId ? ` at ${incident.activityId}` : ''}: ${incident.message}`, { instance: row.id, activity: incident.activityId });
+      batch.add(
+        new IncidentStore(trx).insertQuery({
+          tenant_id: tenantId,
+          id: newId('bpx'),
+          instance_id: row.id,
+          activity_id: incident.activityId,
+          message: incident.message.slice(0, 4000),
+          state: 'open',
+          created_at: now,
+          resolved_at: null,
+        }),
+      );
+      this.log(
+        tenantId,
+        'error',
+        `Incident on instance ${row.id}${incident.activityId ? ` at ${incident.activityId}` : ''}: ${incident.message}`,
+        { instance: row.id, activity: incident.activityId },
+      );
     }
     const snapshotted = result.engineState !== undefined && result.state !== 'completed';
     const saved: InstanceRow = {
-      ...row, state: result.state, variables: result.variables, revision, updated_at: now,
+      ...row,
+      state: result.state,
+      variables: result.variables,
+      revision,
+      updated_at: now,
       waiting: result.engineState !== undefined ? result.waits : row.waiting,
-      state_revision: snapshotted ? revision : row.state_revision, ended_at: result.state === 'completed' ? now : null,
+      state_revision: snapshotted ? revision : row.state_revision,
+      ended_at: result.state === 'completed' ? now : null,
     };
-    const fields = { state: saved.state, variables: saved.variables, waiting: saved.waiting, state_revision: saved.state_revision, revision, updated_at: now, ended_at: saved.ended_at };
+    const fields = {
+      state: saved.state,
+      variables: saved.variables,
+      waiting: saved.waiting,
+      state_revision: saved.state_revision,
+      revision,
+      updated_at: now,
+      ended_at: saved.ended_at,
+    };
     if (guarded) {
-      if (!(await batch.runGuarded(trx, new InstanceStore(trx).guardQuery(tenantId, row.id, row.revision, options.unlocked!.taskId, fields)))) throw new Stale();
+      if (
+        !(await batch.runGuarded(
+          trx,
+          new InstanceStore(trx).guardQuery(tenantId, row.id, row.revision, options.unlocked!.taskId, fields),
+        ))
+      )
+        throw new Stale();
     } else {
       if (options.fresh) batch.add(new InstanceStore(trx).insertQuery(saved));
       else batch.add(new InstanceStore(trx).saveQuery(tenantId, row.id, fields));
       await batch.run(trx);
     }
     if (result.state === 'completed') this.log(tenantId, 'info', `Instance ${row.id} completed.`, { instance: row.id });
+    if (definition.meta.message_flows?.length) await this.carryMessages(trx, saved, definition, result.history);
+    if (result.engineState !== undefined) {
+      for (const wait of result.waits)
+        if (wait.kind === 'call' && !row.waiting.some((w) => w.executionId === wait.executionId))
+          await this.startChild(trx, saved, wait);
+    }
+    if (result.state === 'completed' && saved.parent_id) await this.answerParent(trx, saved);
     if (result.state === 'active' && result.engineState !== undefined) {
       // Kept only once the advance committed: a rolled-back advance must not leave its engine behind.
-      void trx.executionPromise.then(() => this.keep(saved, engine), () => undefined);
+      void trx.executionPromise.then(
+        () => this.keep(saved, engine),
+        () => undefined,
+      );
     }
     return saved;
+  }
+
+  /**
+   * A call activity whose process is another definition starts a child instance of it (the
+   * version it pins, else the latest) with the parent's variables and business key; the child
+   * answers the parent when it completes (answerParent). No such process: an incident on the parent.
+   */
+  private async startChild(trx: Knex.Transaction, parent: InstanceRow, wait: Extract<Wait, { kind: 'call' }>) {
+    const found = await new DefinitionStore(trx).keyOf(parent.tenant_id, wait.processId, wait.version);
+    const definition = found ? await this.definition(trx, parent.tenant_id, found.key) : undefined;
+    if (!definition || definition.meta.executable === false) {
+      const message = `Call activity ${wait.activityId} calls process "${wait.processId}"${wait.version !== undefined ? ` version ${wait.version}` : ''}, which is not deployed${definition ? ' as executable' : ''}; deploy it and resolve this incident.`;
+      const now = this.clock.now();
+      await new IncidentStore(trx).insert({
+        tenant_id: parent.tenant_id,
+        id: newId('bpx'),
+        instance_id: parent.id,
+        activity_id: wait.activityId,
+        message,
+        state: 'open',
+        created_at: now,
+        resolved_at: null,
+      });
+      parent.state = 'incident';
+      await new InstanceStore(trx).save(parent.tenant_id, parent.id, { state: 'incident', updated_at: now });
+      this.forget(parent.id);
+      this.log(parent.tenant_id, 'error', message, { instance: parent.id, activity: wait.activityId });
+      return;
+    }
+    const child = await this.start(trx, parent.tenant_id, definition, {
+      variables: parent.variables,
+      businessKey: parent.business_key,
+      parent: { id: parent.id, executionId: wait.executionId },
+    });
+    this.log(
+      parent.tenant_id,
+      'info',
+      `Instance ${child.id} of ${definition.process_id} v${definition.version} called by ${parent.id}.`,
+      {
+        instance: child.id,
+        parent: parent.id,
+      },
+    );
+  }
+
+  /** A completed child completes its parent's call activity, its variables going back unless the model says not. */
+  private async answerParent(trx: Knex.Transaction, child: InstanceRow): Promise<void> {
+    const parent = await this.lockInstance(trx, child.tenant_id, child.parent_id!);
+    const wait = parent.waiting.find((w) => w.kind === 'call' && w.executionId === child.parent_execution_id);
+    if (parent.state !== 'active' || !wait) return;
+    const parentDefinition = await this.definition(trx, parent.tenant_id, parent.definition_key);
+    const back = parentDefinition.meta.calls?.[wait.activityId]?.variables_out !== false;
+    await this.advance(trx, parent, {
+      kind: 'signal',
+      ref: wait.activityId,
+      executionId: wait.executionId,
+      ...(back ? { variables: child.variables } : {}),
+    });
+  }
+
+  /**
+   * Delivers a message or signal to each subscribed instance (locked in id order, so two
+   * deliveries never deadlock), optionally only to instances of one process; answers their ids.
+   */
+  async deliver(
+    trx: Knex.Transaction,
+    tenantId: string,
+    kind: 'message' | 'signal',
+    name: string,
+    correlationKey: string | undefined,
+    variables: Record<string, unknown>,
+    processId?: string,
+  ): Promise<string[]> {
+    const waits = new WaitStore(trx);
+    const subscribers = await waits.subscribers(tenantId, kind, name, correlationKey);
+    const instances = [...new Set(subscribers.map((s) => s.instance_id))].sort();
+    const delivered: string[] = [];
+    for (const id of instances) {
+      let row = await this.lockInstance(trx, tenantId, id);
+      if (processId !== undefined && row.process_id !== processId) continue;
+      // Read again under the lock: another delivery may have moved the instance on meanwhile.
+      const current = (await waits.subscribers(tenantId, kind, name, correlationKey)).filter(
+        (s) => s.instance_id === id,
+      );
+      if (current.length === 0 || row.state !== 'active') continue;
+      for (const ref of [...new Set(current.map((s) => s.ref))]) {
+        if (row.state !== 'active') break;
+        row = await this.advance(trx, row, { kind: 'signal', ref, variables });
+      }
+      delivered.push(id);
+    }
+    return delivered;
+  }
+
+  /**
+   * Message flows between pools: each pool is its own instance, so when an activity a message
+   * flow leaves has ended, its message goes to the other process's instances waiting for it
+   * (correlated by the message's correlationKey variable, else by the business key), or starts an
+   * instance of it when the flow enters a message start event. The sender's variables go along.
+   */
+  private async carryMessages(
+    trx: Knex.Transaction,
+    row: InstanceRow,
+    definition: DefinitionRow,
+    history: readonly HistoryEntry[],
+  ): Promise<void> {
+    const ended = new Set(history.filter((h) => h.outcome === 'completed').map((h) => h.activityId));
+    for (const flow of definition.meta.message_flows ?? []) {
+      if (!ended.has(flow.source) || !flow.target_process) continue;
+      const variable = flow.message_ref ? definition.meta.correlation[flow.message_ref] : undefined;
+      const value = variable ? row.variables[variable] : row.business_key;
+      const key = value === undefined || value === null ? undefined : String(value);
+      const delivered = await this.deliver(
+        trx,
+        row.tenant_id,
+        'message',
+        flow.message,
+        key,
+        row.variables,
+        flow.target_process,
+      );
+      if (delivered.length > 0 || !flow.target_is_start) continue;
+      const target = await new DefinitionStore(trx).keyOf(row.tenant_id, flow.target_process);
+      if (!target) continue;
+      const targetDefinition = await this.definition(trx, row.tenant_id, target.key);
+      if (targetDefinition.meta.executable === false) continue;
+      let started = await this.start(trx, row.tenant_id, targetDefinition, {
+        variables: row.variables,
+        businessKey: row.business_key,
+      });
+      // It waits at its message start event: the message that started it is that one.
+      for (const wait of started.waiting)
+        if (wait.kind === 'message' && wait.activityId === flow.target_activity && started.state === 'active')
+          started = await this.advance(trx, started, { kind: 'signal', ref: wait.ref, variables: row.variables });
+      this.log(row.tenant_id, 'info', `Message "${flow.message}" from ${row.id} started instance ${started.id}.`, {
+        instance: started.id,
+        from: row.id,
+      });
+    }
   }
 
   /**

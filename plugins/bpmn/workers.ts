@@ -24,7 +24,12 @@ export function timerJob(db: Knex, service: BpmnService, options: { intervalMs: 
             await service.advance(trx, row, { kind: 'resume' });
           });
         } catch (err) {
-          service.log(tenant_id, 'error', `Firing a timer of instance ${instance_id} failed: ${(err as Error).message}`, { instance: instance_id });
+          service.log(
+            tenant_id,
+            'error',
+            `Firing a timer of instance ${instance_id} failed: ${(err as Error).message}`,
+            { instance: instance_id },
+          );
         }
       }
       return due.length >= options.batch ? 'more' : undefined;

@@ -14,7 +14,10 @@ function fullAvro(kind: CodecKind, backward: NonNullable<CodecKind['compatibilit
   return {
     ...kind,
     compatibility(previous: unknown, next: unknown): CompatibilityProblem[] {
-      const forward = backward(next, previous).map((p) => ({ path: p.path, problem: `readers still on the previous schema cannot read new data: ${p.problem}` }));
+      const forward = backward(next, previous).map((p) => ({
+        path: p.path,
+        problem: `readers still on the previous schema cannot read new data: ${p.problem}`,
+      }));
       return [...backward(previous, next), ...forward];
     },
   };
@@ -22,5 +25,7 @@ function fullAvro(kind: CodecKind, backward: NonNullable<CodecKind['compatibilit
 
 /** The kinds this plugin contributes to its own extension point, avro checked as the settings say. */
 export function builtInKinds(avro: AvroCompatibility): CodecKind[] {
-  return BUILT_IN_CODEC_KINDS.map((kind) => (kind.kind === 'avro' && avro === 'full' && kind.compatibility ? fullAvro(kind, kind.compatibility) : kind));
+  return BUILT_IN_CODEC_KINDS.map((kind) =>
+    kind.kind === 'avro' && avro === 'full' && kind.compatibility ? fullAvro(kind, kind.compatibility) : kind,
+  );
 }

@@ -28,7 +28,15 @@ export class KindRegistry {
   clashes(): string[] {
     const by = new Map<string, string[]>();
     for (const { plugin, kind } of this.entries()) by.set(kind.kind, [...(by.get(kind.kind) ?? []), plugin]);
-    return [...by].filter(([, plugins]) => plugins.length > 1).map(([kind, plugins]) => `codec kind ${kind} is contributed by plugins ${plugins.join(' and ')}`);
+    return [...by]
+      .filter(([, plugins]) => plugins.length > 1)
+      .map(([kind, plugins]) => `codec kind ${kind} is contributed by plugins ${plugins.join(' and ')}`);
+  }
+
+  /** Refuses to start while two plugins give one kind name: a stored codec's meaning would depend on plugin order. */
+  refuseClashes(): void {
+    const clashes = this.clashes();
+    if (clashes.length > 0) throw new Error(`the codecs plugin refuses to start: ${clashes.join('; ')}`);
   }
 
   find(name: string): CodecKind | undefined {
@@ -48,7 +56,11 @@ export class KindRegistry {
   /** The kind of a stored codec → 501 when the plugin that gave it is no longer enabled. */
   stored(name: string, codecId: string): CodecKind {
     const kind = this.find(name);
-    if (!kind) throw new ApiError('not_configured', `Codec "${codecId}" is of kind "${name}", which no enabled plugin contributes.`);
+    if (!kind)
+      throw new ApiError(
+        'not_configured',
+        `Codec "${codecId}" is of kind "${name}", which no enabled plugin contributes.`,
+      );
     return kind;
   }
 
@@ -61,7 +73,10 @@ export class KindRegistry {
   compileReader(kind: CodecKind, writerSchema: unknown, readerSchema: unknown): CompiledCodec {
     const resolve = kind.compileReader;
     if (!resolve) return this.compile(kind, writerSchema);
-    return this.cached(`${kind.kind}\u0000${canonicalJson(writerSchema ?? null)}\u0000${canonicalJson(readerSchema ?? null)}`, () => resolve.call(kind, writerSchema ?? undefined, readerSchema ?? undefined));
+    return this.cached(
+      `${kind.kind}\u0000${canonicalJson(writerSchema ?? null)}\u0000${canonicalJson(readerSchema ?? null)}`,
+      () => resolve.call(kind, writerSchema ?? undefined, readerSchema ?? undefined),
+    );
   }
 
   private cached(key: string, make: () => CompiledCodec): CompiledCodec {

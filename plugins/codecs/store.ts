@@ -38,7 +38,16 @@ interface Stamped {
 }
 
 const CODEC_COLUMNS = ['id', 'tenant_id', 'name', 'kind', 'schema', 'revision', 'created_at', 'updated_at'];
-const REVISION_COLUMNS = ['codec_id', 'revision', 'name', 'kind', 'schema', 'forced_problems', 'changed_by', 'created_at'];
+const REVISION_COLUMNS = [
+  'codec_id',
+  'revision',
+  'name',
+  'kind',
+  'schema',
+  'forced_problems',
+  'changed_by',
+  'created_at',
+];
 
 function iso(value: Date | string): string {
   return (value instanceof Date ? value : new Date(value)).toISOString();
@@ -62,7 +71,11 @@ export class CodecStore {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
   async list(tenantId: string, filter: { fetch: number; afterId?: string; kind?: string }): Promise<Codec[]> {
-    const query = this.db('codecs').select(CODEC_COLUMNS).where({ tenant_id: tenantId }).orderBy('id', 'asc').limit(filter.fetch);
+    const query = this.db('codecs')
+      .select(CODEC_COLUMNS)
+      .where({ tenant_id: tenantId })
+      .orderBy('id', 'asc')
+      .limit(filter.fetch);
     if (filter.kind !== undefined) query.andWhere('kind', filter.kind);
     if (filter.afterId !== undefined) query.andWhere('id', '>', filter.afterId);
     return ((await query) as Parameters<typeof toCodec>[0][]).map(toCodec);
@@ -80,7 +93,16 @@ export class CodecStore {
   async insert(tenantId: string, id: string, fields: CodecFields, changedBy: string | null, now: Date): Promise<Codec> {
     try {
       const [row] = (await this.db('codecs')
-        .insert({ tenant_id: tenantId, id, name: fields.name, kind: fields.kind, schema: jsonb(fields.schema), revision: 1, created_at: now, updated_at: now })
+        .insert({
+          tenant_id: tenantId,
+          id,
+          name: fields.name,
+          kind: fields.kind,
+          schema: jsonb(fields.schema),
+          revision: 1,
+          created_at: now,
+          updated_at: now,
+        })
         .returning(CODEC_COLUMNS)) as Parameters<typeof toCodec>[0][];
       await this.insertRevision(tenantId, id, 1, fields, null, changedBy, now);
       return toCodec(row as Parameters<typeof toCodec>[0]);
@@ -91,7 +113,14 @@ export class CodecStore {
   }
 
   /** Writes the next revision of a codec (the caller holds its row lock) and keeps it in the history. */
-  async replace(tenantId: string, current: Codec, fields: CodecFields, forced: CompatibilityProblem[] | null, changedBy: string | null, now: Date): Promise<Codec> {
+  async replace(
+    tenantId: string,
+    current: Codec,
+    fields: CodecFields,
+    forced: CompatibilityProblem[] | null,
+    changedBy: string | null,
+    now: Date,
+  ): Promise<Codec> {
     const revision = current.revision + 1;
     const [row] = (await this.db('codecs')
       .where({ tenant_id: tenantId, id: current.id })
@@ -110,18 +139,37 @@ export class CodecStore {
     return true;
   }
 
-  async revisions(tenantId: string, codecId: string, filter: { fetch: number; afterRevision?: number }): Promise<CodecRevision[]> {
-    const query = this.db('codecs_revisions').select(REVISION_COLUMNS).where({ tenant_id: tenantId, codec_id: codecId }).orderBy('revision', 'asc').limit(filter.fetch);
+  async revisions(
+    tenantId: string,
+    codecId: string,
+    filter: { fetch: number; afterRevision?: number },
+  ): Promise<CodecRevision[]> {
+    const query = this.db('codecs_revisions')
+      .select(REVISION_COLUMNS)
+      .where({ tenant_id: tenantId, codec_id: codecId })
+      .orderBy('revision', 'asc')
+      .limit(filter.fetch);
     if (filter.afterRevision !== undefined) query.andWhere('revision', '>', filter.afterRevision);
     return ((await query) as Parameters<typeof toRevision>[0][]).map(toRevision);
   }
 
   async revision(tenantId: string, codecId: string, revision: number): Promise<CodecRevision | undefined> {
-    const row = (await this.db('codecs_revisions').select(REVISION_COLUMNS).where({ tenant_id: tenantId, codec_id: codecId, revision }).first()) as Parameters<typeof toRevision>[0] | undefined;
+    const row = (await this.db('codecs_revisions')
+      .select(REVISION_COLUMNS)
+      .where({ tenant_id: tenantId, codec_id: codecId, revision })
+      .first()) as Parameters<typeof toRevision>[0] | undefined;
     return row && toRevision(row);
   }
 
-  private async insertRevision(tenantId: string, codecId: string, revision: number, fields: CodecFields, forced: CompatibilityProblem[] | null, changedBy: string | null, now: Date): Promise<void> {
+  private async insertRevision(
+    tenantId: string,
+    codecId: string,
+    revision: number,
+    fields: CodecFields,
+    forced: CompatibilityProblem[] | null,
+    changedBy: string | null,
+    now: Date,
+  ): Promise<void> {
     await this.db('codecs_revisions').insert({
       tenant_id: tenantId,
       codec_id: codecId,

@@ -21,7 +21,9 @@ export class ConfigSchemas {
 
   secretFields(type: ComponentType): string[] {
     const properties = (type.config_schema.properties ?? {}) as Record<string, Record<string, unknown>>;
-    return Object.entries(properties).filter(([, schema]) => schema && schema['x-secret'] === true).map(([name]) => name);
+    return Object.entries(properties)
+      .filter(([, schema]) => schema && schema['x-secret'] === true)
+      .map(([name]) => name);
   }
 
   generatedSecrets(type: ComponentType): string[] {
@@ -48,7 +50,10 @@ export class ConfigSchemas {
       try {
         validate = this.ajv.compile(type.config_schema);
       } catch (err) {
-        throw new ApiError('internal_error', `The config schema of component type "${type.name}" does not compile: ${(err as Error).message}`);
+        throw new ApiError(
+          'internal_error',
+          `The config schema of component type "${type.name}" does not compile: ${(err as Error).message}`,
+        );
       }
       this.compiled.set(type.name, validate);
     }
@@ -56,17 +61,26 @@ export class ConfigSchemas {
       const problems = type.validate?.(config) ?? [];
       if (problems.length === 0) return;
       const details = problems.map((p) => ({ in: 'body', pointer: `/config${p.pointer}`, message: p.message }));
-      throw new ApiError('validation_error', `The config does not fit type "${type.name}": ${details[0]?.pointer} ${details[0]?.message}.`, { details });
+      throw new ApiError(
+        'validation_error',
+        `The config does not fit type "${type.name}": ${details[0]?.pointer} ${details[0]?.message}.`,
+        { details },
+      );
     }
     const details = (validate.errors ?? []).slice(0, 20).map((e) => detail(e));
     const first = details[0];
-    throw new ApiError('validation_error', `The config does not fit type "${type.name}": ${first ? `${first.pointer} ${first.message}` : 'invalid'}.`, { details });
+    throw new ApiError(
+      'validation_error',
+      `The config does not fit type "${type.name}": ${first ? `${first.pointer} ${first.message}` : 'invalid'}.`,
+      { details },
+    );
   }
 }
 
 function detail(error: ErrorObject): { in: string; pointer: string; message: string } {
   let pointer = `/config${error.instancePath}`;
   if (error.keyword === 'required') pointer += `/${(error.params as { missingProperty: string }).missingProperty}`;
-  if (error.keyword === 'additionalProperties') pointer += `/${(error.params as { additionalProperty: string }).additionalProperty}`;
+  if (error.keyword === 'additionalProperties')
+    pointer += `/${(error.params as { additionalProperty: string }).additionalProperty}`;
   return { in: 'body', pointer, message: error.message ?? 'is invalid' };
 }

@@ -1,5 +1,6 @@
 import { extensionPoint, type JsonSchema } from '../../kernel/plugin/api.js';
 import type { Knex } from 'knex';
+import { Counter, Histogram, type Registry } from 'prom-client';
 
 /**
  * What the components plugin offers other plugins: the extension point through which they
@@ -15,7 +16,11 @@ export type ComponentKind = 'source' | 'processor' | 'sink';
  * stream), what processors transform and what sinks deliver. Only JSON values and bytes.
  */
 export interface RuntimeMessage {
-  /** Id of the stream message it came from; external sinks carry it as their idempotency key. */
+  /**
+   * Into a processor: id of the stream message it came from. Into a sink: the output's own id,
+   * unique to it and stable across retries of its run; sinks carry it as message id and
+   * idempotency key.
+   */
   id: string;
   key: string | null;
   headers: Readonly<Record<string, string>>;
@@ -46,7 +51,13 @@ export interface SourceContext extends ComponentContext {
    * a source acknowledges to its broker only after this resolves. `dedup_id` (a broker's
    * message id) makes a redelivery append nothing new.
    */
-  emit(message: { key?: string | null; headers?: Readonly<Record<string, string>>; body: Uint8Array; content_type?: string; dedup_id?: string }): Promise<void>;
+  emit(message: {
+    key?: string | null;
+    headers?: Readonly<Record<string, string>>;
+    body: Uint8Array;
+    content_type?: string;
+    dedup_id?: string;
+  }): Promise<void>;
   /** The source lost what it runs on (a broker went away): the component turns `failed` and is restarted with backoff. */
   fail(error: Error): void;
 }
@@ -78,7 +89,10 @@ export interface ComponentType {
   /** JSON Schema of a component's `config`; fields with `"x-secret": true` are write-only secrets. */
   config_schema: JsonSchema;
   /** Makes a runtime instance from a validated configuration. */
-  create?(config: Readonly<Record<string, unknown>>, where: { tenantId: string; componentId?: string }): ComponentRuntime | Promise<ComponentRuntime>;
+  create?(
+    config: Readonly<Record<string, unknown>>,
+    where: { tenantId: string; componentId?: string },
+  ): ComponentRuntime | Promise<ComponentRuntime>;
   /**
    * Checks a schema cannot express (a cron expression's syntax, say), after the schema passed:
    * each problem's `pointer` is relative to the config (`/cron`). A problem is a 400 at create.
@@ -110,7 +124,20 @@ export interface StreamPublisher {
    * Appends one message in the caller's transaction (durable when it commits). With `dedupKey`,
    * a message already appended under that key appends nothing new and answers the first one.
    */
-  append(db: Knex.Transaction, tenantId: string, streamId: string, message: SourceMessage, options?: { dedupKey?: string }): Promise<{ id: string; partition: number; offset: number; duplicate: boolean }>;
+  append(
+    db: Knex.Transaction,
+    tenantId: string,
+    streamId: string,
+    message: SourceMessage,
+    options?: { dedupKey?: string },
+  ): Promise<{ id: string; partition: number; offset: number; duplicate: boolean }>;
+  /** Appends several messages (no dedup keys) in the caller's transaction as one multi-row write, in order. */
+  appendMany?(
+    db: Knex.Transaction,
+    tenantId: string,
+    streamId: string,
+    messages: readonly SourceMessage[],
+  ): Promise<void>;
 }
 
 export const componentPublisher = extensionPoint<StreamPublisher>('components.publisher', { single: true });
@@ -136,12 +163,67 @@ export interface ComponentRecord {
  */
 export interface ComponentDirectory {
   find(db: Knex | Knex.Transaction, tenantId: string, id: string): Promise<ComponentRecord | undefined>;
+  /**
+   * Which of these components a user stopped (and has not started since). A workflow holds its
+   * messages while one of its processors or sinks is among them: stop means stop.
+   */
+  stopped(db: Knex | Knex.Transaction, tenantId: string, ids: readonly string[]): Promise<string[]>;
+  /**
+   * What a workflow saw of a processor or sink component at run time: `failed` with the error
+   * (a broker gone: the component_failed signal fires), `running` again once it works.
+   */
+  observe(
+    db: Knex | Knex.Transaction,
+    tenantId: string,
+    id: string,
+    state: 'running' | 'failed',
+    error: string | null,
+  ): Promise<void>;
   /** Appends to the source component's stream in the caller's transaction. */
-  emit(db: Knex.Transaction, component: ComponentRecord, message: SourceMessage, options?: { dedupKey?: string }): Promise<{ id: string; duplicate: boolean }>;
+  emit(
+    db: Knex.Transaction,
+    component: ComponentRecord,
+    message: SourceMessage,
+    options?: { dedupKey?: string },
+  ): Promise<{ id: string; duplicate: boolean }>;
 }
 
 /**
  * Plugins that need the directory contribute a receiver here; the components plugin hands each
  * the directory when it starts (the other way round, a plugin would import the components plugin).
  */
-export const componentDirectoryReceivers = extensionPoint<{ receive(directory: ComponentDirectory): void }>('components.directory');
+export const componentDirectoryReceivers = extensionPoint<{ receive(directory: ComponentDirectory): void }>(
+  'components.directory',
+);
+
+/** The stages of the data plane whose time `/metrics` shows (`runtime_stage_seconds`, `runtime_stage_messages_total`). */
+export type DataPlaneStage = 'source_append' | 'claim' | 'sandbox' | 'sink' | 'commit';
+
+/**
+ * Records how long a stage took for a batch of `messages` (a histogram of the batch's seconds and
+ * a counter of its messages: their ratio is the stage's time per message). The components and
+ * workflows plugins share the metric in the kernel's registry; the first to ask makes it.
+ */
+export function stageTimings(registry: Registry): (stage: DataPlaneStage, seconds: number, messages: number) => void {
+  const seconds =
+    (registry.getSingleMetric('runtime_stage_seconds') as Histogram<'stage'> | undefined) ??
+    new Histogram({
+      name: 'runtime_stage_seconds',
+      help: 'Time per batch of a data-plane stage: source_append, claim, sandbox, sink, commit.',
+      labelNames: ['stage'],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
+      registers: [registry],
+    });
+  const messages =
+    (registry.getSingleMetric('runtime_stage_messages_total') as Counter<'stage'> | undefined) ??
+    new Counter({
+      name: 'runtime_stage_messages_total',
+      help: 'Messages through a data-plane stage (with runtime_stage_seconds_sum: time per message).',
+      labelNames: ['stage'],
+      registers: [registry],
+    });
+  return (stage, s, n) => {
+    seconds.observe({ stage }, s);
+    messages.inc({ stage }, n);
+  };
+}

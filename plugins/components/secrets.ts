@@ -13,7 +13,9 @@ export function seal(key: Buffer, values: Record<string, unknown>, where: { tena
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(`${where.tenantId}\u001f${where.id}`));
   const body = Buffer.concat([cipher.update(JSON.stringify(values), 'utf8'), cipher.final()]);
-  return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join('.');
+  return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join(
+    '.',
+  );
 }
 
 export function open(key: Buffer, sealed: string, where: { tenantId: string; id: string }): Record<string, unknown> {

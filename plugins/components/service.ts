@@ -3,7 +3,15 @@ import { ApiError } from '../../kernel/errors.js';
 import type { Extensions } from '../../kernel/plugin/api.js';
 import type { SecretStore } from '../../kernel/types.js';
 import { ConfigSchemas } from './config.js';
-import { componentPublisher, componentTypes, type ComponentDirectory, type ComponentRecord, type ComponentType, type StreamPublisher } from './contract.js';
+import {
+  componentPublisher,
+  componentTypes,
+  type ComponentDirectory,
+  type ComponentRecord,
+  type ComponentType,
+  type StreamPublisher,
+} from './contract.js';
+import { resolveVariables, variableSource } from '../variables/contract.js';
 import { open, seal, SECRET_KEY_NAME } from './secrets.js';
 import type { ComponentRow } from './store.js';
 
@@ -35,7 +43,10 @@ export class ComponentsService {
   }
 
   sourceTypeNames(): string[] {
-    return this.extensions.all(componentTypes).filter((t) => t.kind === 'source').map((t) => t.name);
+    return this.extensions
+      .all(componentTypes)
+      .filter((t) => t.kind === 'source')
+      .map((t) => t.name);
   }
 
   publisher(): StreamPublisher | undefined {
@@ -54,6 +65,11 @@ export class ComponentsService {
     return this.secrets.key(SECRET_KEY_NAME);
   }
 
+  /** Seals a component's secret fields for its row (what a create stores in `secrets`). */
+  async seal(values: Record<string, unknown>, where: { tenantId: string; id: string }): Promise<string> {
+    return seal(await this.key(), values, where);
+  }
+
   /** The stored secrets in clear; {} when there are none. */
   async openSecrets(row: Pick<ComponentRow, 'tenant_id' | 'id' | 'secrets'>): Promise<Record<string, unknown>> {
     if (!row.secrets) return {};
@@ -65,22 +81,49 @@ export class ComponentsService {
    * `previous`: secrets it leaves out are kept (they are write-only, so a client cannot echo them).
    * A `legacy` component (made before types) keeps whatever config it is given, unvalidated.
    */
-  async prepare(db: Db, tenantId: string, id: string, input: { type: string; config: Record<string, unknown>; stream: string | null | undefined }, previous?: ComponentRow): Promise<Prepared> {
+  async prepare(
+    db: Db,
+    tenantId: string,
+    id: string,
+    input: { type: string; config: Record<string, unknown>; stream: string | null | undefined },
+    previous?: ComponentRow,
+  ): Promise<Prepared> {
     const type = this.type(input.type);
     if (!type) {
-      if (previous) return { config: input.config, secrets: previous.secrets, secret_fields: previous.secret_fields, stream: previous.stream, generated: {} };
-      throw new ApiError('validation_error', `No component type "${input.type}" (GET /component-types lists them).`, bodyDetail('/type', 'names no component type of the enabled plugins'));
+      if (previous)
+        return {
+          config: input.config,
+          secrets: previous.secrets,
+          secret_fields: previous.secret_fields,
+          stream: previous.stream,
+          generated: {},
+        };
+      throw new ApiError(
+        'validation_error',
+        `No component type "${input.type}" (GET /component-types lists them).`,
+        bodyDetail('/type', 'names no component type of the enabled plugins'),
+      );
     }
     const secretNames = this.schemas.secretFields(type);
-    const config: Record<string, unknown> = { ...(previous ? await this.openSecrets(previous) : {}), ...structuredClone(input.config) };
-    for (const name of Object.keys(config)) if (config[name] === null && secretNames.includes(name)) delete config[name];
+    const config: Record<string, unknown> = {
+      ...(previous ? await this.openSecrets(previous) : {}),
+      ...structuredClone(input.config),
+    };
+    for (const name of Object.keys(config))
+      if (config[name] === null && secretNames.includes(name)) delete config[name];
     const generated = previous ? {} : this.schemas.generate(type, config);
     this.schemas.check(type, config);
 
-    const stream = await this.checkStream(db, tenantId, type, input.stream === undefined ? previous?.stream ?? null : input.stream);
+    const stream = await this.checkStream(
+      db,
+      tenantId,
+      type,
+      input.stream === undefined ? (previous?.stream ?? null) : input.stream,
+    );
     const secretValues: Record<string, unknown> = {};
     const plain: Record<string, unknown> = {};
-    for (const [name, value] of Object.entries(config)) (secretNames.includes(name) ? secretValues : plain)[name] = value;
+    for (const [name, value] of Object.entries(config))
+      (secretNames.includes(name) ? secretValues : plain)[name] = value;
     const fields = Object.keys(secretValues);
     return {
       config: plain,
@@ -92,19 +135,51 @@ export class ComponentsService {
   }
 
   /** A source writes to one stream of its tenant (required); other kinds write to none. */
-  private async checkStream(db: Db, tenantId: string, type: ComponentType, stream: string | null): Promise<string | null> {
+  private async checkStream(
+    db: Db,
+    tenantId: string,
+    type: ComponentType,
+    stream: string | null,
+  ): Promise<string | null> {
     if (type.kind !== 'source') {
-      if (stream !== null) throw new ApiError('validation_error', `A ${type.kind} does not write to a stream; only sources take "stream".`, bodyDetail('/stream', 'only source components take a stream'));
+      if (stream !== null)
+        throw new ApiError(
+          'validation_error',
+          `A ${type.kind} does not write to a stream; only sources take "stream".`,
+          bodyDetail('/stream', 'only source components take a stream'),
+        );
       return null;
     }
-    if (stream === null) throw new ApiError('validation_error', 'A source component needs "stream": the stream it appends what it receives to.', bodyDetail('/stream', 'is required for a source'));
+    if (stream === null)
+      throw new ApiError(
+        'validation_error',
+        'A source component needs "stream": the stream it appends what it receives to.',
+        bodyDetail('/stream', 'is required for a source'),
+      );
     const publisher = this.publisher();
-    if (!publisher) throw new ApiError('validation_error', 'Sources append to streams, and no streams plugin is enabled.', bodyDetail('/stream', 'no streams plugin enabled'));
-    if (!(await publisher.exists(db, tenantId, stream))) throw new ApiError('validation_error', `No stream "${stream}" in this tenant.`, bodyDetail('/stream', 'names no stream of this tenant'));
+    if (!publisher)
+      throw new ApiError(
+        'validation_error',
+        'Sources append to streams, and no streams plugin is enabled.',
+        bodyDetail('/stream', 'no streams plugin enabled'),
+      );
+    if (!(await publisher.exists(db, tenantId, stream)))
+      throw new ApiError(
+        'validation_error',
+        `No stream "${stream}" in this tenant.`,
+        bodyDetail('/stream', 'names no stream of this tenant'),
+      );
     return stream;
   }
 
-  async record(row: ComponentRow): Promise<ComponentRecord> {
+  /**
+   * The component as its type runs it: secrets opened and `${var:NAME}` references in its plain
+   * config replaced by the tenant's variables, read now (at start, or when a workflow loads the
+   * processor), so the values are always the running tenant's own. A reference to a variable the
+   * tenant lacks throws, naming it: a source then fails to start with that error.
+   */
+  async record(db: Knex | Knex.Transaction, row: ComponentRow): Promise<ComponentRecord> {
+    const plain = await resolveVariables(this.extensions.all(variableSource), db, row.tenant_id, row.config);
     return {
       tenantId: row.tenant_id,
       id: row.id,
@@ -112,12 +187,17 @@ export class ComponentsService {
       kind: this.type(row.type)?.kind ?? null,
       stream: row.stream,
       state: row.state,
-      config: { ...row.config, ...(await this.openSecrets(row)) },
+      config: { ...plain, ...(await this.openSecrets(row)) },
     };
   }
 
   /** Appends a source's message to its stream in `trx`. */
-  async emit(trx: Knex.Transaction, component: { tenantId: string; id: string; stream: string | null }, message: Parameters<StreamPublisher['append']>[3], dedupId?: string): Promise<{ id: string; duplicate: boolean }> {
+  async emit(
+    trx: Knex.Transaction,
+    component: { tenantId: string; id: string; stream: string | null },
+    message: Parameters<StreamPublisher['append']>[3],
+    dedupId?: string,
+  ): Promise<{ id: string; duplicate: boolean }> {
     const publisher = this.publisher();
     if (!publisher) throw new Error('no streams plugin is enabled');
     if (!component.stream) throw new Error(`component ${component.id} writes to no stream`);
@@ -126,12 +206,51 @@ export class ComponentsService {
     return { id: appended.id, duplicate: appended.duplicate };
   }
 
-  directory(find: (db: Db, tenantId: string, id: string) => Promise<ComponentRow | undefined>): ComponentDirectory {
+  /**
+   * Appends a batch a source emitted to its stream in `trx`, in order: runs of messages without a
+   * broker id go as one multi-row write each; a message with one goes alone (its id is its
+   * idempotency key, so a redelivery appends nothing new).
+   */
+  async emitMany(
+    trx: Knex.Transaction,
+    component: { tenantId: string; id: string; stream: string | null },
+    batch: ReadonlyArray<{ message: Parameters<StreamPublisher['append']>[3]; dedupId?: string | undefined }>,
+  ): Promise<void> {
+    const publisher = this.publisher();
+    if (!publisher) throw new Error('no streams plugin is enabled');
+    if (!component.stream) throw new Error(`component ${component.id} writes to no stream`);
+    let run: Array<Parameters<StreamPublisher['append']>[3]> = [];
+    const flush = async () => {
+      if (run.length === 0) return;
+      const messages = run;
+      run = [];
+      if (publisher.appendMany && messages.length > 1)
+        await publisher.appendMany(trx, component.tenantId, component.stream as string, messages);
+      else for (const m of messages) await publisher.append(trx, component.tenantId, component.stream as string, m);
+    };
+    for (const { message, dedupId } of batch) {
+      if (dedupId === undefined) {
+        run.push(message);
+        continue;
+      }
+      await flush();
+      await this.emit(trx, component, message, dedupId);
+    }
+    await flush();
+  }
+
+  directory(
+    find: (db: Db, tenantId: string, id: string) => Promise<ComponentRow | undefined>,
+    stopped: ComponentDirectory['stopped'],
+    observe: ComponentDirectory['observe'],
+  ): ComponentDirectory {
     return {
       find: async (db, tenantId, id) => {
         const row = await find(db, tenantId, id);
-        return row && this.record(row);
+        return row && this.record(db, row);
       },
+      stopped,
+      observe,
       emit: (trx, component, message, options) => this.emit(trx, component, message, options?.dedupKey),
     };
   }

@@ -1,8 +1,17 @@
 import type { Knex } from 'knex';
-import type { Events, JobContext, JobSpec, Jobs, RuntimeLog } from '../../kernel/plugin/api.js';
-import type { ComponentRuntime, RuntimeLogLevel, SourceContext } from './contract.js';
+import {
+  retryDelayMs,
+  type Events,
+  type JobContext,
+  type JobOutcome,
+  type JobSpec,
+  type Jobs,
+  type RuntimeLog,
+} from '../../kernel/plugin/api.js';
+import type { ComponentRuntime, DataPlaneStage, RuntimeLogLevel, SourceContext } from './contract.js';
 import { CHANGED_TOPIC } from './handlers.js';
 import type { ComponentsService } from './service.js';
+import { SourceAppender } from './source-appender.js';
 import { ComponentStore } from './store.js';
 
 export const SUPERVISOR_JOB = 'components.sources';
@@ -20,29 +29,50 @@ const keyOf = (tenantId: string, id: string) => `${tenantId}/${id}`;
  * is `failed` with `last_error`, and the job runner runs it again with backoff (1 s doubling, at
  * most a minute) until it starts; then it is `running` again.
  */
-export function sourceSupervisor(deps: { db: Knex; service: ComponentsService; events: Events; jobs: Jobs; logs: RuntimeLog; intervalMs: number }) {
+export function sourceSupervisor(deps: {
+  db: Knex;
+  service: ComponentsService;
+  events: Events;
+  jobs: Jobs;
+  logs: RuntimeLog;
+  intervalMs: number;
+  /** Per-stage timings for /metrics (source_append). */
+  timings?: (stage: DataPlaneStage, seconds: number, messages: number) => void;
+}) {
   const { db, service, events, jobs, logs } = deps;
   const watchers = new Map<string, () => void>();
+  /** Failed runs in a row per source on this instance: the job runner's backoff, shown as the next attempt. */
+  const failures = new Map<string, number>();
+  const nextAttempt = (key: string): Date => {
+    const n = (failures.get(key) ?? 0) + 1;
+    failures.set(key, n);
+    return new Date(Date.now() + retryDelayMs(n));
+  };
   let unsubscribe: (() => void) | undefined;
 
-  const log = (tenantId: string, componentId: string) => (level: RuntimeLogLevel, message: string, fields: Readonly<Record<string, unknown>> = {}) => {
-    void logs.write({ tenantId, level, source: 'components', message, fields: { component: componentId, ...fields } }).catch(() => undefined);
-  };
+  const log =
+    (tenantId: string, componentId: string) =>
+    (level: RuntimeLogLevel, message: string, fields: Readonly<Record<string, unknown>> = {}) => {
+      void logs
+        .write({ tenantId, level, source: 'components', message, fields: { component: componentId, ...fields } })
+        .catch(() => undefined);
+    };
 
-  async function run(context: JobContext): Promise<'more' | void> {
+  async function run(context: JobContext): Promise<JobOutcome> {
     const slash = context.key.indexOf('/');
     const tenantId = context.key.slice(0, slash);
     const id = context.key.slice(slash + 1);
     const store = new ComponentStore(db);
     const row = await store.get(tenantId, id);
-    if (!row || row.desired_state !== 'running') {
+    if (row?.desired_state !== 'running') {
+      failures.delete(context.key);
       if (row && row.state !== 'stopped') await store.observe(tenantId, id, 'stopped', null);
       return;
     }
     const type = service.type(row.type);
     if (!type?.create || type.kind !== 'source') {
       const message = `component type "${row.type}" is not available as a source`;
-      await store.observe(tenantId, id, 'failed', message);
+      await store.observe(tenantId, id, 'failed', message, nextAttempt(context.key));
       throw new Error(message);
     }
     const write = log(tenantId, id);
@@ -56,19 +86,26 @@ export function sourceSupervisor(deps: { db: Knex; service: ComponentsService; e
     }
     context.signal.addEventListener('abort', onLeaseLost, { once: true });
 
+    // What the source emits goes in batches: one transaction per batch, fenced by the lease.
+    const appender = new SourceAppender(
+      (batch) =>
+        db.transaction(async (trx) => {
+          // Only the lease holder appends: a former holder that lost the lease cannot commit late.
+          if (!(await jobs.leases.fence(trx, context.lease))) throw new Error('the lease of this source was lost');
+          await service.emitMany(trx, { tenantId, id, stream: row.stream }, batch);
+        }),
+      500,
+      (count, seconds) => deps.timings?.('source_append', seconds, count),
+    );
     const sourceContext: SourceContext = {
       tenantId,
       componentId: id,
       signal: stopped.signal,
       log: write,
-      emit: async (message) => {
-        if (stopped.signal.aborted) throw new Error('the source is stopping');
-        await db.transaction(async (trx) => {
-          // Only the lease holder appends: a former holder that lost the lease cannot commit late.
-          if (!(await jobs.leases.fence(trx, context.lease))) throw new Error('the lease of this source was lost');
-          const { dedup_id: dedupId, ...rest } = message;
-          await service.emit(trx, { tenantId, id, stream: row.stream }, rest, dedupId);
-        });
+      emit: (message) => {
+        if (stopped.signal.aborted) return Promise.reject(new Error('the source is stopping'));
+        const { dedup_id: dedupId, ...rest } = message;
+        return appender.emit(rest, dedupId);
       },
       fail: (error) => {
         failure ??= error;
@@ -80,14 +117,14 @@ export function sourceSupervisor(deps: { db: Knex; service: ComponentsService; e
       void store
         .get(tenantId, id)
         .then((now) => {
-          if (!now || now.desired_state !== 'running' || now.generation !== row.generation) end('changed');
+          if (now?.desired_state !== 'running' || now.generation !== row.generation) end('changed');
         })
         .catch(() => undefined);
     });
 
     let runtime: ComponentRuntime | undefined;
     try {
-      const record = await service.record(row);
+      const record = await service.record(db, row);
       runtime = await type.create(record.config, { tenantId, componentId: id });
       await runtime.start?.(sourceContext);
     } catch (err) {
@@ -95,6 +132,7 @@ export function sourceSupervisor(deps: { db: Knex; service: ComponentsService; e
       end('failed');
     }
     if (!failure) {
+      failures.delete(context.key);
       await store.observe(tenantId, id, 'running', null);
       write('info', 'source started', { type: row.type });
     }
@@ -102,17 +140,21 @@ export function sourceSupervisor(deps: { db: Knex; service: ComponentsService; e
     watchers.delete(context.key);
     context.signal.removeEventListener('abort', onLeaseLost);
     stopped.abort();
-    await runtime?.stop?.().catch((err: unknown) => write('warn', 'source did not stop cleanly', { error: String(err) }));
+    appender.close(new Error('the source is stopping'));
+    await runtime
+      ?.stop?.()
+      .catch((err: unknown) => write('warn', 'source did not stop cleanly', { error: String(err) }));
 
     if (why === 'failed') {
       const message = failure?.message || 'the source failed';
-      await store.observe(tenantId, id, 'failed', message).catch(() => undefined);
-      write('error', `source failed: ${message}`, { type: row.type });
+      const next = nextAttempt(context.key);
+      await store.observe(tenantId, id, 'failed', message, next).catch(() => undefined);
+      write('error', `source failed: ${message}`, { type: row.type, next_attempt_at: next.toISOString() });
       throw failure ?? new Error(message);
     }
     if (why === 'changed') {
       const now = await store.get(tenantId, id);
-      if (!now || now.desired_state !== 'running') {
+      if (now?.desired_state !== 'running') {
         if (now && now.state !== 'stopped') await store.observe(tenantId, id, 'stopped', null);
         write('info', 'source stopped', { type: row.type });
         return;
@@ -124,7 +166,8 @@ export function sourceSupervisor(deps: { db: Knex; service: ComponentsService; e
   const spec: JobSpec = {
     name: SUPERVISOR_JOB,
     intervalMs: deps.intervalMs,
-    keys: async () => (await new ComponentStore(db).wantedRunning(service.sourceTypeNames())).map((r) => keyOf(r.tenant_id, r.id)),
+    keys: async () =>
+      (await new ComponentStore(db).wantedRunning(service.sourceTypeNames())).map((r) => keyOf(r.tenant_id, r.id)),
     run,
   };
 

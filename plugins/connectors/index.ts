@@ -22,7 +22,17 @@ export default createPlugin<{ logger: typeof coreServices.logger }, ConnectorsSe
   deps: { logger: coreServices.logger },
   setup(_services, { settings }) {
     let directory: ComponentDirectory | undefined;
-    const types = [webhookType, timerType, mqttSubscribeType(settings), amqpConsumeType(settings), natsSubscribeType(settings), httpRequestType(settings), mqttPublishType(settings), amqpPublishType(settings), natsPublishType(settings)];
+    const types = [
+      webhookType,
+      timerType,
+      mqttSubscribeType(settings),
+      amqpConsumeType(settings),
+      natsSubscribeType(settings),
+      httpRequestType(settings),
+      mqttPublishType(settings),
+      amqpPublishType(settings),
+      natsPublishType(settings),
+    ];
     return {
       handlers: webhookHandlers(() => directory),
       contributions: [

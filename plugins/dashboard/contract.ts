@@ -44,4 +44,6 @@ export interface WorkflowTrafficSource {
   daily(db: Knex, tenantId: string, window: DashboardWindow): Promise<WorkflowTraffic[]>;
 }
 
-export const workflowTrafficSources = extensionPoint<WorkflowTrafficSource>('dashboard.workflow_traffic', { single: true });
+export const workflowTrafficSources = extensionPoint<WorkflowTrafficSource>('dashboard.workflow_traffic', {
+  single: true,
+});

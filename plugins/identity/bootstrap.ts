@@ -5,6 +5,8 @@ import type { IdentityDeps } from './deps.js';
 import type { IdentitySettings } from './settings.js';
 import { hashPassword } from './passwords/scrypt.js';
 import { ACCOUNT_ADMIN_ROLE } from './roles.js';
+import { insertTenantIfAbsent, tenantExists } from './store/tenants.js';
+import { insertUser } from './store/users.js';
 
 /**
  * First start (DESIGN.md "bootstrap"): creates tenant `default` and user `admin` holding the
@@ -44,10 +46,14 @@ export function prepareBootstrapCredential(settings: IdentitySettings): Promise<
  * Whether the account is to be created and, if so, its credential: the prepared one, or else (a
  * database that existed at prepare) one hashed now.
  */
-export async function bootstrapCredential(db: Knex, deps: IdentityDeps, prepared?: Promise<BootstrapCredential>): Promise<BootstrapCredential | null> {
+export async function bootstrapCredential(
+  db: Knex,
+  deps: IdentityDeps,
+  prepared?: Promise<BootstrapCredential>,
+): Promise<BootstrapCredential | null> {
   const plan = deps.settings.bootstrap;
   if (!plan.enabled) return null;
-  if (await db('identity_tenants').where({ id: plan.tenantId }).first('id')) return null;
+  if (await tenantExists(db, plan.tenantId)) return null;
   if (prepared) return prepared;
   const generated = plan.password === null;
   const password = plan.password ?? randomBytes(18).toString('base64url');
@@ -55,23 +61,28 @@ export async function bootstrapCredential(db: Knex, deps: IdentityDeps, prepared
 }
 
 /** The fast half: creates the tenant and the admin with the hash, unless another instance did first. */
-export async function createBootstrapAdmin(db: Knex, deps: IdentityDeps, credential: BootstrapCredential | null): Promise<void> {
+export async function createBootstrapAdmin(
+  db: Knex,
+  deps: IdentityDeps,
+  credential: BootstrapCredential | null,
+): Promise<void> {
   if (!credential) return;
   const plan = deps.settings.bootstrap;
   const { password, generated, hash } = credential;
   const now = deps.clock.now();
   const created = await db.transaction(async (trx) => {
-    const tenant = await trx('identity_tenants').insert({ id: plan.tenantId, name: plan.tenantId, created_at: now }).onConflict('id').ignore().returning('id');
-    if (tenant.length === 0) return false;
-    await trx('identity_users').insert({
-      tenant_id: plan.tenantId,
-      id: slugify(plan.username) || 'admin',
-      username: plan.username,
-      password_hash: hash,
-      roles: ['admin', ACCOUNT_ADMIN_ROLE],
-      created_at: now,
-      updated_at: now,
-    });
+    if (!(await insertTenantIfAbsent(trx, plan.tenantId, plan.tenantId, now))) return false;
+    await insertUser(
+      trx,
+      plan.tenantId,
+      {
+        id: slugify(plan.username) || 'admin',
+        username: plan.username,
+        passwordHash: hash,
+        roles: ['admin', ACCOUNT_ADMIN_ROLE],
+      },
+      now,
+    );
     return true;
   });
   if (!created) return;

@@ -2,6 +2,9 @@ import { ApiError } from '../../kernel/errors.js';
 import { ACCOUNT_PERMISSION } from '../../kernel/plugin/api.js';
 import type { Call } from '../../kernel/types.js';
 import type { IdentityDeps } from './deps.js';
+import { customRolesGranting } from './store/roles.js';
+import { lockTenant } from './store/tenants.js';
+import { countEnabledUsersHolding } from './store/users.js';
 
 /**
  * An active account admin is a user of the bootstrap tenant who is not disabled and holds at
@@ -12,16 +15,13 @@ import type { IdentityDeps } from './deps.js';
  * the break-glass key or the database.
  */
 async function countActiveAccountAdmins(call: Call, deps: IdentityDeps, tenantId: string): Promise<number> {
-  const builtIn = [...deps.roles.builtIns.values()].filter((r) => r.permissions.includes(ACCOUNT_PERMISSION)).map((r) => r.id);
-  const custom = (await call.db('identity_roles').where({ tenant_id: tenantId }).andWhereRaw('? = ANY(permissions)', [ACCOUNT_PERMISSION]).pluck('id')) as string[];
+  const builtIn = [...deps.roles.builtIns.values()]
+    .filter((r) => r.permissions.includes(ACCOUNT_PERMISSION))
+    .map((r) => r.id);
+  const custom = await customRolesGranting(call.db, tenantId, ACCOUNT_PERMISSION);
   const granting = [...builtIn, ...custom];
   if (granting.length === 0) return 0;
-  const row = (await call.db('identity_users')
-    .where({ tenant_id: tenantId, disabled: false })
-    .andWhereRaw('roles && ?::text[]', [granting])
-    .count({ n: '*' })
-    .first()) as { n: number | string } | undefined;
-  return Number(row?.n ?? 0);
+  return countEnabledUsersHolding(call.db, tenantId, granting);
 }
 
 /**
@@ -32,9 +32,14 @@ async function countActiveAccountAdmins(call: Call, deps: IdentityDeps, tenantId
  * two admins disabling each other at once cannot both see the other as the one who remains;
  * taking that lock before any user row keeps the lock order the same for every change.
  */
-export async function keepingAnAccountAdmin<T>(call: Call, deps: IdentityDeps, tenantId: string, change: () => Promise<T>): Promise<T> {
+export async function keepingAnAccountAdmin<T>(
+  call: Call,
+  deps: IdentityDeps,
+  tenantId: string,
+  change: () => Promise<T>,
+): Promise<T> {
   if (tenantId !== deps.settings.bootstrap.tenantId) return change();
-  await call.db('identity_tenants').where({ id: tenantId }).forUpdate().first('id');
+  await lockTenant(call.db, tenantId);
   const before = await countActiveAccountAdmins(call, deps, tenantId);
   const result = await change();
   if (before > 0 && (await countActiveAccountAdmins(call, deps, tenantId)) === 0) {

@@ -1,5 +1,5 @@
 import { ApiError } from '../../kernel/errors.js';
-import type { Call } from '../../kernel/types.js';
+import type { Call, Principal } from '../../kernel/types.js';
 import { invalidCredential } from './authenticators/credentials.js';
 import type { IdentityDeps } from './deps.js';
 import { minterOfToken, type ApiTokenLookup, type Minter } from './store/api-tokens.js';
@@ -17,9 +17,8 @@ export function breakGlassFingerprint(keyHash: string): string {
 }
 
 /** The account a token minted by this call's caller lives by (see Minter). */
-export async function minterOf(call: Call, deps: IdentityDeps): Promise<Minter> {
-  const principal = call.principal;
-  if (!principal) throw new ApiError('authentication_required');
+export async function minterOf(call: Call & { principal: Principal }, deps: IdentityDeps): Promise<Minter> {
+  const { principal } = call;
   const { kind, id } = principal.credential;
   switch (kind) {
     case 'session':
@@ -55,7 +54,10 @@ export function minterVouches(row: ApiTokenLookup, deps: IdentityDeps): boolean 
       return row.minter_id !== null && deps.settings.providers.some((p) => p.id === row.minter_id);
     case 'break_glass':
       // Tokens minted before fingerprints were kept (no fingerprint) live while a key is configured.
-      return deps.settings.breakGlass !== null && (row.minter_id === null || row.minter_id === breakGlassFingerprint(deps.settings.breakGlass.keyHash));
+      return (
+        deps.settings.breakGlass !== null &&
+        (row.minter_id === null || row.minter_id === breakGlassFingerprint(deps.settings.breakGlass.keyHash))
+      );
     default:
       return false;
   }

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { ACCOUNT_PERMISSION } from '../../kernel/plugin/api.js';
 import type { Catalog } from '../../kernel/types.js';
 import { iso } from './time.js';
+import { deleteRole, findCustomRoles, insertRole, listCustomRoles, replaceRole, type RoleRow } from './store/roles.js';
 
 export const ACCOUNT_ADMIN_ROLE = 'account-admin';
 
@@ -33,32 +34,48 @@ export function builtInRoles(catalog: Catalog): Map<string, Role> {
   const operate = new Set<string>();
   for (const route of catalog.routes) {
     const permission = route.decl.permission;
-    if (route.mutating && route.decl.category === 'operate' && catalog.permissions.has(permission) && !isIdentityOrAccount(permission)) operate.add(permission);
+    if (
+      route.mutating &&
+      route.decl.category === 'operate' &&
+      catalog.permissions.has(permission) &&
+      !isIdentityOrAccount(permission)
+    )
+      operate.add(permission);
   }
   const writes = all.filter((p) => p.endsWith(':write') && !isIdentityOrAccount(p));
   const role = (id: string, description: string, permissions: Iterable<string>): [string, Role] => [
     id,
-    { id, tenant_id: null, description, permissions: [...new Set(permissions)].sort(), built_in: true, created_at: null },
+    {
+      id,
+      tenant_id: null,
+      description,
+      permissions: [...new Set(permissions)].sort(),
+      built_in: true,
+      created_at: null,
+    },
   ];
   return new Map([
     role(ACCOUNT_ADMIN_ROLE, 'Every permission in every tenant, including tenant management.', all),
-    role('admin', 'Every permission within the tenant.', all.filter((p) => p !== ACCOUNT_PERMISSION)),
+    role(
+      'admin',
+      'Every permission within the tenant.',
+      all.filter((p) => p !== ACCOUNT_PERMISSION),
+    ),
     role('builder', 'Read everything; create and change resources outside identity.', [...reads, ...writes]),
     role('operator', 'Read everything; run supervisor actions.', [...reads, ...operate]),
     role('viewer', 'Read everything.', reads),
   ]);
 }
 
-interface RoleRow {
-  tenant_id: string;
-  id: string;
-  description: string;
-  permissions: string[];
-  created_at: Date | string;
-}
-
 function toRole(row: RoleRow): Role {
-  return { id: row.id, tenant_id: row.tenant_id, description: row.description, permissions: [...row.permissions].sort(), built_in: false, created_at: iso(row.created_at) };
+  return {
+    id: row.id,
+    tenant_id: row.tenant_id,
+    description: row.description,
+    permissions: [...row.permissions].sort(),
+    built_in: false,
+    created_at: iso(row.created_at),
+  };
 }
 
 /** Resolves role names to permissions: built-ins from memory, a tenant's custom roles from the database. */
@@ -75,7 +92,12 @@ export class RoleBook {
    * either strips the name from the new holder after this commits or runs first and leaves the
    * name unknown: a grant never stores the name of a role deleted meanwhile.
    */
-  async resolve(db: Knex | Knex.Transaction, tenantId: string, names: readonly string[], lock = false): Promise<{ roles: Role[]; unknown: string[] }> {
+  async resolve(
+    db: Knex | Knex.Transaction,
+    tenantId: string,
+    names: readonly string[],
+    lock = false,
+  ): Promise<{ roles: Role[]; unknown: string[] }> {
     const roles: Role[] = [];
     const custom: string[] = [];
     for (const name of names) {
@@ -84,11 +106,7 @@ export class RoleBook {
       else custom.push(name);
     }
     let found: Role[] = [];
-    if (custom.length > 0) {
-      const query = db('identity_roles').where({ tenant_id: tenantId }).whereIn('id', custom);
-      if (lock) query.forShare();
-      found = ((await query) as RoleRow[]).map(toRole);
-    }
+    if (custom.length > 0) found = (await findCustomRoles(db, tenantId, custom, lock)).map(toRole);
     roles.push(...found);
     const foundIds = new Set(found.map((r) => r.id));
     return { roles, unknown: custom.filter((n) => !foundIds.has(n)) };
@@ -99,15 +117,31 @@ export class RoleBook {
     return new Set(roles.flatMap((r) => r.permissions));
   }
 
-  async listCustom(db: Knex | Knex.Transaction, tenantId: string, afterId: string | undefined, fetch: number): Promise<Role[]> {
-    const query = db('identity_roles').where({ tenant_id: tenantId }).orderBy('id', 'asc').limit(fetch);
-    if (afterId !== undefined) query.andWhere('id', '>', afterId);
-    return ((await query) as RoleRow[]).map(toRole);
+  async listCustom(
+    db: Knex | Knex.Transaction,
+    tenantId: string,
+    afterId: string | undefined,
+    fetch: number,
+  ): Promise<Role[]> {
+    return (await listCustomRoles(db, tenantId, afterId, fetch)).map(toRole);
   }
 
-  async insert(db: Knex | Knex.Transaction, tenantId: string, role: { id: string; description: string; permissions: string[] }, now: Date): Promise<Role> {
-    const [row] = (await db('identity_roles').insert({ tenant_id: tenantId, ...role, created_at: now }).returning('*')) as RoleRow[];
-    return toRole(row as RoleRow);
+  async insert(
+    db: Knex | Knex.Transaction,
+    tenantId: string,
+    role: { id: string; description: string; permissions: string[] },
+    now: Date,
+  ): Promise<Role> {
+    return toRole(await insertRole(db, tenantId, role, now));
+  }
+
+  /** Rewrites a custom role's description and permissions (a promotion's update); its holders keep it. */
+  async replace(
+    db: Knex | Knex.Transaction,
+    tenantId: string,
+    role: { id: string; description: string; permissions: string[] },
+  ): Promise<void> {
+    await replaceRole(db, tenantId, role);
   }
 
   /**
@@ -118,17 +152,7 @@ export class RoleBook {
    * rather than versioning roles keeps every check one name lookup, and what a holder shows is
    * exactly what it holds.
    */
-  // RETURNING: knex-pglite answers a bare DELETE with its raw result, not a row count.
   async remove(db: Knex | Knex.Transaction, tenantId: string, id: string, now: Date): Promise<boolean> {
-    if ((await db('identity_roles').where({ tenant_id: tenantId, id }).delete().returning('id')).length === 0) return false;
-    const holding = (column: string) => db.raw('? = ANY(??)', [id, column]);
-    const without = (column: string) => db.raw('array_remove(??, ?)', [column, id]);
-    await db('identity_users').where({ tenant_id: tenantId }).andWhere(holding('roles')).update({ roles: without('roles'), updated_at: now });
-    await db('identity_api_tokens').where({ tenant_id: tenantId }).andWhere(holding('roles')).update({ roles: without('roles') });
-    await db('identity_providers')
-      .where({ tenant_id: tenantId })
-      .andWhere((q) => q.where(holding('default_roles')).orWhere(holding('allowed_roles')))
-      .update({ default_roles: without('default_roles'), allowed_roles: without('allowed_roles'), updated_at: now });
-    return true;
+    return deleteRole(db, tenantId, id, now);
   }
 }

@@ -1,11 +1,12 @@
 import type { Handler } from '../../kernel/types.js';
-import { pageOf } from '../../kernel/plugin/api.js';
+import { operationHandlers, pageOf } from '../../kernel/plugin/api.js';
+import type { Operations } from './generated/manifest-types.js';
 import { listLogs, toLogRecord, type LogFilter } from './store.js';
 
 const FILTERS = ['level', 'source', 'since', 'until'] as const;
 
 export function logHandlers(): Record<string, Handler> {
-  return {
+  return operationHandlers<Operations>({
     async listLogs(call) {
       const page = pageOf(call);
       const filter: LogFilter = {};
@@ -13,8 +14,14 @@ export function logHandlers(): Record<string, Handler> {
         const value = call.query[name];
         if (value !== undefined) filter[name] = String(value);
       }
-      const rows = await listLogs(call.db, call.tenantId as string, filter, page.fetch, page.after ? Number(page.after[0]) : undefined);
+      const rows = await listLogs(
+        call.db,
+        call.tenantId,
+        filter,
+        page.fetch,
+        page.after ? Number(page.after[0]) : undefined,
+      );
       return { status: 200, body: { items: rows.map(toLogRecord) } };
     },
-  };
+  });
 }

@@ -11,6 +11,10 @@ export default createPlugin({
   deps: { db: coreServices.db, clock: coreServices.clock, logger: coreServices.logger },
   setup({ db, clock, logger }) {
     const sink = createLogSink(db, clock, logger);
-    return { handlers: logHandlers(), contributions: [contribute(coreExtensions.logSink, sink)], stop: () => sink.stop() };
+    return {
+      handlers: logHandlers(),
+      contributions: [contribute(coreExtensions.logSink, sink)],
+      stop: () => sink.stop(),
+    };
   },
 });

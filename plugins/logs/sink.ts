@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Clock, LogRecord, LogSink } from '../../kernel/types.js';
+import { insertLogs } from './store.js';
 
 const BATCH = 500;
 const MAX_QUEUED = 10_000;
@@ -22,7 +23,11 @@ interface Queued {
  * diagnostics, not the audit trail: when the queue is full, new records are dropped and counted.
  * It is not a kernel job: the queue is this process's memory, and a job's lease is cluster-wide.
  */
-export function createLogSink(db: Knex, clock: Clock, logger: Logger): LogSink & { stop(): Promise<void>; dropped(): number } {
+export function createLogSink(
+  db: Knex,
+  clock: Clock,
+  logger: Logger,
+): LogSink & { stop(): Promise<void>; dropped(): number } {
   let queue: Queued[] = [];
   let flushing: Promise<void> | undefined;
   let scheduled = false;
@@ -33,7 +38,7 @@ export function createLogSink(db: Knex, clock: Clock, logger: Logger): LogSink &
       const batch = queue.slice(0, BATCH);
       queue = queue.slice(batch.length);
       try {
-        await db('runtime_logs').insert(batch);
+        await insertLogs(db, batch);
       } catch (err) {
         logger.warn({ err, records: batch.length }, 'runtime log records could not be stored');
       }

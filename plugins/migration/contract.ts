@@ -12,6 +12,19 @@ export interface GateCheck {
   check: string;
   ok: boolean;
   detail: string;
+  /** What the target lacks, by name (a secret placeholder, a variable), when the check says how to supply it. */
+  missing?: string[];
+}
+
+/**
+ * Who plans or applies, and what the apply supplies besides the bundle: what some kinds'
+ * checks and writes need (custom roles check the actor's permissions, components seal secrets).
+ */
+export interface PromotionContext {
+  /** The permissions of whoever plans or applies (a deployment without authentication acts with all). */
+  actorPermissions: ReadonlySet<string>;
+  /** Secret values sent with the apply, by placeholder name (`<component>:/<field>`); none while planning. */
+  secrets: Readonly<Record<string, unknown>>;
 }
 
 export interface ResourceChanges {
@@ -32,9 +45,15 @@ export interface MigrationResource {
   order: number;
   export(db: Knex | Knex.Transaction, tenantId: string): Promise<BundleItem[]>;
   /** Writes the changes into the target tenant inside the apply transaction. */
-  apply(trx: Knex.Transaction, tenantId: string, changes: ResourceChanges, now: Date): Promise<void>;
+  apply(
+    trx: Knex.Transaction,
+    tenantId: string,
+    changes: ResourceChanges,
+    now: Date,
+    context: PromotionContext,
+  ): Promise<void>;
   /** Gate checks this kind adds (codec compatibility, say), given what the bundle and the target hold. */
-  checks?(bundle: readonly BundleItem[], target: readonly BundleItem[]): GateCheck[];
+  checks?(bundle: readonly BundleItem[], target: readonly BundleItem[], context: PromotionContext): GateCheck[];
 }
 
 export const migrationResources = extensionPoint<MigrationResource>('migration.resources');
@@ -45,7 +64,11 @@ export const migrationResources = extensionPoint<MigrationResource>('migration.r
  */
 export interface MigrationGateCheck {
   check: string;
-  run(db: Knex | Knex.Transaction, bundle: { hash: string; resources: Record<string, BundleItem[]> }, targetTenantId: string): Promise<GateCheck>;
+  run(
+    db: Knex | Knex.Transaction,
+    bundle: { hash: string; resources: Record<string, BundleItem[]> },
+    targetTenantId: string,
+  ): Promise<GateCheck>;
 }
 
 export const migrationChecks = extensionPoint<MigrationGateCheck>('migration.checks');

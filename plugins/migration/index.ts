@@ -10,19 +10,35 @@ import { createMigration } from './migrations/001_migration.js';
  * `migration.checks` (extra gate checks). Every kind comes from its own plugin: codecs, streams,
  * components, workflows and studio workspaces contribute theirs; studio adds `workspace_tests`.
  */
-export default createPlugin<{ clock: typeof coreServices.clock; config: typeof coreServices.config; extensions: typeof coreServices.extensions }>({
+export default createPlugin<{
+  audit: typeof coreServices.audit;
+  clock: typeof coreServices.clock;
+  config: typeof coreServices.config;
+  extensions: typeof coreServices.extensions;
+}>({
   id: 'migration',
   manifest: fromRoot('manifests', 'migration.json'),
   migrations: [createMigration],
-  deps: { clock: coreServices.clock, config: coreServices.config, extensions: coreServices.extensions },
-  setup({ clock, extensions }) {
+  deps: {
+    audit: coreServices.audit,
+    clock: coreServices.clock,
+    config: coreServices.config,
+    extensions: coreServices.extensions,
+  },
+  setup({ audit, clock, extensions }) {
     // Without a tenant directory (no identity plugin) every tenant id is taken as existing, as the kernel does.
     const tenantExists = async (db: Knex, id: string): Promise<boolean> => {
       const [directory] = extensions.all(coreExtensions.tenantDirectory);
       return directory ? directory.exists(db, id) : true;
     };
     return {
-      handlers: migrationHandlers(() => [...extensions.all(migrationResources)], () => extensions.all(migrationChecks), clock, tenantExists),
+      handlers: migrationHandlers(
+        () => [...extensions.all(migrationResources)],
+        () => extensions.all(migrationChecks),
+        clock,
+        tenantExists,
+        audit,
+      ),
       offers: [migrationResources, migrationChecks],
     };
   },

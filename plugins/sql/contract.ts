@@ -13,6 +13,14 @@ export interface SqlTable {
   table: string;
   /** The column holding the tenant id; defaults to `tenant_id`. */
   tenant_column?: string;
+  /**
+   * A readable view over the table, the name a tenant is expected to query (`runs` rather than
+   * `workflows_runs`): `select` is the column list over the table (aliased `t`), where the
+   * console's functions `sql_console_json(bytes)` and `sql_console_text(bytes)` turn stored
+   * bytes into a value. The view runs with the querying role's rights (security_invoker), so
+   * the table's tenant policy applies to it as to the table; it leaves out the tenant column.
+   */
+  view?: { name: string; select: string };
 }
 
 export const sqlTables = extensionPoint<SqlTable>('sql.tables');

@@ -1,6 +1,8 @@
 import type pg from 'pg';
 import type { Knex } from 'knex';
 import { ApiError } from '../../kernel/errors.js';
+import { CURSOR, jsonValue, statementError, TYPE_NAMES } from './statement.js';
+import { userError } from './user-error.js';
 
 export interface QueryLimits {
   statementTimeoutMs: number;
@@ -9,49 +11,12 @@ export interface QueryLimits {
 }
 
 export interface QueryResult {
-  columns: Array<{ name: string; type_oid: number }>;
+  /** `type` is PostgreSQL's name of the column's type (`integer`, `text`, `timestamp with time zone`). */
+  columns: Array<{ name: string; type: string; type_oid: number }>;
   rows: unknown[][];
   row_count: number;
   truncated: boolean;
   duration_ms: number;
-}
-
-/**
- * The user's SQL becomes the body of a cursor: DECLARE accepts one query (SELECT, VALUES, TABLE,
- * WITH … SELECT) and nothing else, and refuses data-modifying WITH clauses. The statement goes
- * through the extended protocol (Parse/Bind/Execute), which refuses `;`-chained statements, so
- * nothing can follow the query.
- */
-const CURSOR = 'DECLARE sql_console_cursor NO SCROLL CURSOR FOR ';
-
-/** Values as JSON shows them: bytes as \x hex (PostgreSQL's own text form), times as ISO strings. */
-function jsonValue(value: unknown): unknown {
-  if (Buffer.isBuffer(value)) return `\\x${value.toString('hex')}`;
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
-  return value;
-}
-
-/** A database error of the user's statement as a client error; position counted in the user's SQL. */
-function userError(err: pg.DatabaseError, timedOut: boolean, limits: QueryLimits): ApiError {
-  const position = err.position ? Number(err.position) - CURSOR.length : undefined;
-  if (err.code === '57014' || timedOut) {
-    return new ApiError('query_timeout', `The query ran past the console's limit of ${limits.statementTimeoutMs} ms (statement timeout) and was cancelled.`);
-  }
-  if (err.code === '42601' && position === 1) {
-    return new ApiError('bad_request', 'The console runs one query: SELECT, VALUES, TABLE or WITH … SELECT (no commands, no writes, one statement).', {
-      details: [{ in: 'body', pointer: '/sql', message: `${err.message} at position 1` }],
-    });
-  }
-  if (err.code === '42601' && /multiple commands/.test(err.message)) {
-    return new ApiError('bad_request', 'The console runs exactly one statement; remove the `;` and what follows.', { details: [{ in: 'body', pointer: '/sql', message: err.message }] });
-  }
-  if (err.code === '42501' || err.code === '25006' || (err.code === '0A000' && /read-only|DECLARE/i.test(err.message))) {
-    return new ApiError('forbidden', `The console cannot do that: ${err.message}.`);
-  }
-  const where = position !== undefined && position >= 1 ? ` at position ${position}` : '';
-  return new ApiError('bad_request', `The query failed: ${err.message}${where}.`, {
-    details: [{ in: 'body', pointer: '/sql', message: `${err.message}${where} (SQLSTATE ${err.code})` }],
-  });
 }
 
 /**
@@ -72,7 +37,12 @@ export async function runQuery(
   // Imported at the first query: the driver is no part of a kernel on the embedded database's boot.
   const { default: driver } = await import('pg');
   const started = process.hrtime.bigint();
-  const client = new driver.Client({ ...connection, statement_timeout: limits.statementTimeoutMs, query_timeout: undefined, application_name: 'sql-console' });
+  const client = new driver.Client({
+    ...connection,
+    statement_timeout: limits.statementTimeoutMs,
+    query_timeout: undefined,
+    application_name: 'sql-console',
+  });
   let timedOut = false;
   let deadline: NodeJS.Timeout | undefined;
   let lastResort: NodeJS.Timeout | undefined;
@@ -81,15 +51,22 @@ export async function runQuery(
     try {
       await client.connect();
     } catch (err) {
-      const why = "The SQL console cannot log in as the tenant's database role: the server must accept password logins for the roles the kernel creates (pg_hba.conf).";
-      throw new ApiError('not_configured', why, { cause: err, details: [{ in: 'body', pointer: '/sql', message: why }] });
+      const why =
+        "The SQL console cannot log in as the tenant's database role: the server must accept password logins for the roles the kernel creates (pg_hba.conf).";
+      throw new ApiError('not_configured', why, {
+        cause: err,
+        details: [{ in: 'body', pointer: '/sql', message: why }],
+      });
     }
     const pid = (client as unknown as { processID: number }).processID;
     deadline = setTimeout(() => {
       timedOut = true;
       admin.raw('SELECT pg_cancel_backend(?)', [pid]).catch(() => undefined);
       // A backend that ignores the cancel loses its connection.
-      lastResort = setTimeout(() => (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy(), limits.hostGraceMs);
+      lastResort = setTimeout(
+        () => (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy(),
+        limits.hostGraceMs,
+      );
     }, limits.statementTimeoutMs + limits.hostGraceMs);
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     await client.query(`SET LOCAL statement_timeout = ${Math.floor(limits.statementTimeoutMs)}`);
@@ -97,19 +74,39 @@ export async function runQuery(
     await client.query('SELECT 1');
     try {
       await client.query({ text: CURSOR + sql, values: [...params], queryMode: 'extended' } as pg.QueryConfig);
-      const fetched = await client.query({ text: `FETCH FORWARD ${limit + 1} FROM sql_console_cursor`, rowMode: 'array', queryMode: 'extended' } as pg.QueryArrayConfig);
+      const fetched = await client.query({
+        text: `FETCH FORWARD ${limit + 1} FROM sql_console_cursor`,
+        rowMode: 'array',
+        queryMode: 'extended',
+      } as pg.QueryArrayConfig);
       const truncated = fetched.rows.length > limit;
-      const rows = (truncated ? fetched.rows.slice(0, limit) : fetched.rows).map((row) => (row as unknown[]).map(jsonValue));
+      const rows = (truncated ? fetched.rows.slice(0, limit) : fetched.rows).map((row) =>
+        (row as unknown[]).map(jsonValue),
+      );
+      const oids = [...new Set(fetched.fields.map((f) => f.dataTypeID))];
+      const named = await client.query<{ oid: number; name: string }>({
+        text: TYPE_NAMES,
+        values: [oids],
+      });
+      const typeName = new Map(named.rows.map((row) => [row.oid, row.name]));
       return {
-        columns: fetched.fields.map((f) => ({ name: f.name, type_oid: f.dataTypeID })),
+        columns: fetched.fields.map((f) => ({
+          name: f.name,
+          type: typeName.get(f.dataTypeID) ?? `oid ${f.dataTypeID}`,
+          type_oid: f.dataTypeID,
+        })),
         rows,
         row_count: rows.length,
         truncated,
         duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
       };
     } catch (err) {
-      if (err instanceof driver.DatabaseError) throw userError(err, timedOut, limits);
-      if (timedOut) throw new ApiError('query_timeout', `The query ran past the console's limit of ${limits.statementTimeoutMs} ms and its connection was closed.`);
+      if (err instanceof driver.DatabaseError) throw userError(statementError(err), timedOut, limits);
+      if (timedOut)
+        throw new ApiError(
+          'query_timeout',
+          `The query ran past the console's limit of ${limits.statementTimeoutMs} ms and its connection was closed.`,
+        );
       throw err;
     }
   } finally {

@@ -12,7 +12,13 @@ export interface Slot {
  * has expired (an instance that died mid-query). Slots are tried in order, each with one
  * statement, so N+1 racing queries end with exactly one left without a slot.
  */
-export async function takeSlot(knex: Knex, tenantId: string, ceiling: number, holder: string, ttlMs: number): Promise<Slot | null> {
+export async function takeSlot(
+  knex: Knex,
+  tenantId: string,
+  ceiling: number,
+  holder: string,
+  ttlMs: number,
+): Promise<Slot | null> {
   for (let slot = 0; slot < ceiling; slot++) {
     const taken = await knex.raw(
       `INSERT INTO sql_console_slots (tenant_id, slot, holder, expires_at) VALUES (?, ?, ?, now() + make_interval(secs => ?))

@@ -102,7 +102,13 @@ export interface StreamBackend {
    * caller's transaction (atomic, dense offsets). nats: published before the caller commits, with
    * `dedupKey`-derived message ids for JetStream's de-duplication; nothing is published on a dry run.
    */
-  append(db: Knex.Transaction, stream: StreamRef, messages: readonly NewMessage[], now: Date, options: AppendOptions): Promise<Appended[]>;
+  append(
+    db: Knex.Transaction,
+    stream: StreamRef,
+    messages: readonly NewMessage[],
+    now: Date,
+    options: AppendOptions,
+  ): Promise<Appended[]>;
   /**
    * Backends whose messages live outside the database (nats): publishes messages before the
    * call's transaction opens, so no database connection is held while the server acknowledges

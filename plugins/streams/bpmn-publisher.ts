@@ -15,7 +15,18 @@ export function bpmnStreamPublisher(service: StreamsService): Contribution<unkno
     async publish(trx: Knex.Transaction, publication: BpmnPublication) {
       const { stream, ref } = await service.stream(trx, publication.tenantId, publication.target);
       const codec = await service.codecOf(trx, stream);
-      const messages = encodeBatch([{ ...(publication.key !== null ? { key: publication.key } : {}), headers: publication.headers, value: publication.value }], stream, codec, service.limits);
+      const messages = encodeBatch(
+        [
+          {
+            ...(publication.key !== null ? { key: publication.key } : {}),
+            headers: publication.headers,
+            value: publication.value,
+          },
+        ],
+        stream,
+        codec,
+        service.limits,
+      );
       const { appended } = await service.publish(trx, ref, messages, { dryRun: false });
       const first = appended[0]!;
       return { stream: publication.target, message_id: first.id, partition: first.partition, offset: first.offset };

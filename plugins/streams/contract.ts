@@ -30,7 +30,12 @@ export interface CodecResolver {
    * values of the current one (schema resolution: a field added since shows its default); a
    * resolver without revisions, or one that no longer has that revision, may ignore it.
    */
-  resolve(db: Knex | Knex.Transaction, tenantId: string, codecId: string, writtenBy?: number): Promise<StreamCodec | undefined>;
+  resolve(
+    db: Knex | Knex.Transaction,
+    tenantId: string,
+    codecId: string,
+    writtenBy?: number,
+  ): Promise<StreamCodec | undefined>;
 }
 
 export const streamCodecs = extensionPoint<CodecResolver>('streams.codecs', { single: true });

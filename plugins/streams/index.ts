@@ -1,6 +1,20 @@
-import { contribute, coreExtensions, coreServices, createPlugin, fromRoot } from '../../kernel/plugin/api.js';
+import {
+  contribute,
+  coreExtensions,
+  coreServices,
+  createPlugin,
+  fromRoot,
+  inUseCheck,
+} from '../../kernel/plugin/api.js';
 import { migrationResources } from '../migration/contract.js';
 import { streamResource } from './migration-resource.js';
+import { streamDependents } from './dependents.js';
+import { alertSignals } from '../alerts/contract.js';
+import { dashboardSections, workflowTrafficSources } from '../dashboard/contract.js';
+import { STREAM_SIGNALS } from './alert-signals.js';
+import { workflowsSection } from './dashboard-section.js';
+import { sqlTables } from '../sql/contract.js';
+import { streamSqlTables } from './sql-tables.js';
 import type { StreamBackend } from './backend.js';
 import { bpmnStreamPublisher } from './bpmn-publisher.js';
 import { componentPublisher } from '../components/contract.js';
@@ -29,31 +43,80 @@ import { StreamsService, type StreamsSettings } from './service.js';
  * plugin lets streams encode and decode values.
  */
 export default createPlugin<
-  { db: typeof coreServices.db; clock: typeof coreServices.clock; events: typeof coreServices.events; extensions: typeof coreServices.extensions; config: typeof coreServices.config },
+  {
+    db: typeof coreServices.db;
+    clock: typeof coreServices.clock;
+    events: typeof coreServices.events;
+    extensions: typeof coreServices.extensions;
+    config: typeof coreServices.config;
+  },
   StreamsSettings
 >({
   id: 'streams',
   manifest: fromRoot('manifests', 'streams.json'),
-  migrations: [createStreams, createMessageIndex, createReplayIndex, addMessageWriter, createDeadLetters, indexTimeWithoutDedup, createMessageRuns, indexRunsByFirstOffset],
-  deps: { db: coreServices.db, clock: coreServices.clock, events: coreServices.events, extensions: coreServices.extensions, config: coreServices.config },
+  migrations: [
+    createStreams,
+    createMessageIndex,
+    createReplayIndex,
+    addMessageWriter,
+    createDeadLetters,
+    indexTimeWithoutDedup,
+    createMessageRuns,
+    indexRunsByFirstOffset,
+  ],
+  deps: {
+    db: coreServices.db,
+    clock: coreServices.clock,
+    events: coreServices.events,
+    extensions: coreServices.extensions,
+    config: coreServices.config,
+  },
   async setup({ db, clock, events, extensions, config }, { settings }) {
     // The NATS client (and its dependencies) is loaded only by an instance configured for it.
-    const backend: StreamBackend = settings.backend === 'nats' ? (await import('./nats-backend.js')).natsBackend(settings.nats.url) : postgresBackend();
+    const backend: StreamBackend =
+      settings.backend === 'nats'
+        ? (await import('./nats-backend.js')).natsBackend(settings.nats.url)
+        : postgresBackend();
     // Without a server URL the database is the embedded one, locked to this process.
-    const service = new StreamsService(backend, extensions, events, clock, settings, { soleDatabaseUser: config.database.url === undefined });
+    const service = new StreamsService(backend, extensions, events, clock, settings, {
+      soleDatabaseUser: config.database.url === undefined,
+    });
     return {
-      handlers: { ...streamHandlers(service), ...messageHandlers(service), ...tailHandlers(service, db) },
+      handlers: {
+        ...streamHandlers(service, inUseCheck(extensions)),
+        ...messageHandlers(service),
+        ...tailHandlers(service, db),
+      },
       offers: [streamCodecs],
       contributions: [
         // Service tasks of the bpmn plugin append through this publisher (used only when that plugin is enabled).
         bpmnStreamPublisher(service),
         // Sources of the components plugin append through this publisher (used only when that plugin is enabled).
         contribute(componentPublisher, streamPublisher(service)),
-        contribute(coreExtensions.jobs, retentionJob(db, backend, clock, { intervalMs: settings.retention_interval_seconds * 1000, batch: settings.retention_batch })),
+        // Streams that decode with a codec.
+        contribute(coreExtensions.dependents, streamDependents),
+        contribute(
+          coreExtensions.jobs,
+          retentionJob(db, backend, clock, {
+            intervalMs: settings.retention_interval_seconds * 1000,
+            batch: settings.retention_batch,
+          }),
+        ),
         // Streams, offsets and deliveries for the workflow workers' transactions (ignored when workflows is disabled).
         contribute(workflowStreams, workflowStreamsFor(service)),
         // Stream definitions (never messages) for promotion between tenants.
-        contribute(migrationResources, streamResource(() => service.streamsChanged())),
+        contribute(
+          migrationResources,
+          streamResource(() => service.streamsChanged()),
+        ),
+        // Its figures for the dashboard and the alerts plugin (ignored when those are disabled).
+        contribute(
+          dashboardSections,
+          workflowsSection(() => extensions.all(workflowTrafficSources)[0]),
+        ),
+        ...STREAM_SIGNALS.map((signal) => contribute(alertSignals, signal)),
+        // The SQL console reads a tenant's streams, messages, deliveries and consumer offsets.
+        ...streamSqlTables.map((table) => contribute(sqlTables, table)),
       ],
       stop: async () => {
         await backend.close?.();

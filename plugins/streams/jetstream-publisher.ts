@@ -27,7 +27,10 @@ interface Waiting {
 }
 
 function unavailable(message: string, cause?: unknown): ApiError {
-  return new ApiError('unavailable', message, { headers: { 'Retry-After': '5' }, ...(cause !== undefined ? { cause } : {}) });
+  return new ApiError('unavailable', message, {
+    headers: { 'Retry-After': '5' },
+    ...(cause !== undefined ? { cause } : {}),
+  });
 }
 
 /**
@@ -38,14 +41,18 @@ function unavailable(message: string, cause?: unknown): ApiError {
  * request object, a timer and (even with async traces off) an Error built when each request
  * settles — a sixth of the publishing process's CPU under load, for nothing a batch needs.
  */
-export function jetStreamPublisher(nc: NatsConnection, timeoutMs: number): { publish(batch: readonly OutgoingMessage[]): Promise<Stored[]> } {
+export function jetStreamPublisher(
+  nc: NatsConnection,
+  timeoutMs: number,
+): { publish(batch: readonly OutgoingMessage[]): Promise<Stored[]> } {
   const prefix = createInbox();
   const waiting = new Map<number, Waiting>();
   let next = 0;
 
   function settle(err: NatsError | null, msg: Msg): void {
     if (err) {
-      for (const w of waiting.values()) w.reject(unavailable('The NATS connection of the streams backend failed; retry later.', err));
+      for (const w of waiting.values())
+        w.reject(unavailable('The NATS connection of the streams backend failed; retry later.', err));
       waiting.clear();
       return;
     }
@@ -55,7 +62,11 @@ export function jetStreamPublisher(nc: NatsConnection, timeoutMs: number): { pub
     waiting.delete(n);
     // A status instead of an ack: 503 when no JetStream stream takes the subject.
     if (msg.headers && msg.headers.code >= 400) {
-      w.reject(unavailable(`JetStream did not take the message (${msg.headers.code} ${msg.headers.description || 'no responders'}); retry later.`));
+      w.reject(
+        unavailable(
+          `JetStream did not take the message (${msg.headers.code} ${msg.headers.description || 'no responders'}); retry later.`,
+        ),
+      );
       return;
     }
     let ack: PubAck;
@@ -65,7 +76,12 @@ export function jetStreamPublisher(nc: NatsConnection, timeoutMs: number): { pub
       w.reject(unavailable('JetStream answered a publish with something other than an acknowledgement.', cause));
       return;
     }
-    if (ack.error || typeof ack.seq !== 'number') w.reject(unavailable(`JetStream refused the message: ${ack.error?.description ?? 'no sequence in its acknowledgement'}.`));
+    if (ack.error || typeof ack.seq !== 'number')
+      w.reject(
+        unavailable(
+          `JetStream refused the message: ${ack.error?.description ?? 'no sequence in its acknowledgement'}.`,
+        ),
+      );
     else w.resolve({ seq: ack.seq, duplicate: ack.duplicate === true });
   }
 
@@ -81,7 +97,10 @@ export function jetStreamPublisher(nc: NatsConnection, timeoutMs: number): { pub
           new Promise<Stored>((resolve, reject) => {
             waiting.set(first + i, { resolve, reject });
             try {
-              nc.publish(m.subject, m.data, { reply: `${prefix}.${first + i}`, ...(m.headers ? { headers: m.headers } : {}) });
+              nc.publish(m.subject, m.data, {
+                reply: `${prefix}.${first + i}`,
+                ...(m.headers ? { headers: m.headers } : {}),
+              });
             } catch (err) {
               // A closed connection, or a message over the server's payload limit.
               waiting.delete(first + i);

@@ -36,7 +36,11 @@ export function runsOf(ids: readonly string[]): Array<[number, number]> {
   let start = 0;
   for (let i = 1; i <= ids.length; i++) {
     const prev = ids[i - 1] as string;
-    const continues = i < ids.length && suffixOf(prev) !== undefined && (suffixOf(prev) as number) + 1 < RUN_MAX && idAt(prev, 1) === ids[i];
+    const continues =
+      i < ids.length &&
+      suffixOf(prev) !== undefined &&
+      (suffixOf(prev) as number) + 1 < RUN_MAX &&
+      idAt(prev, 1) === ids[i];
     if (!continues) {
       runs.push([start, i]);
       start = i;

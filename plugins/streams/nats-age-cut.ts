@@ -21,7 +21,12 @@ async function first<T>(db: Db, sql: string, bindings: readonly unknown[]): Prom
  * A run starts at or below all its offsets, so the walk never needs to pass the last offset.
  * Two statements, so the second is planned with the bound's value (an index range, not a scan).
  */
-export async function ageCut(db: Db, stream: { tenantId: string; uid: string }, partition: number, cutoff: Date): Promise<number | undefined> {
+export async function ageCut(
+  db: Db,
+  stream: { tenantId: string; uid: string },
+  partition: number,
+  cutoff: Date,
+): Promise<number | undefined> {
   const last = await countCut(db, stream, partition, 1);
   if (last === undefined) return undefined;
   const young = await first<{ offset: string | number }>(

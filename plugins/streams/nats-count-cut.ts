@@ -17,7 +17,12 @@ async function first<T>(db: Db, sql: string, bindings: readonly unknown[]): Prom
  * exact answer is among the runs ending at or above it: about `max` messages' runs, not the stream.
  * Two statements, so the second is planned with the bound's value (an index range, not a scan).
  */
-export async function countCut(db: Db, stream: { tenantId: string; uid: string }, partition: number, max: number): Promise<number | undefined> {
+export async function countCut(
+  db: Db,
+  stream: { tenantId: string; uid: string },
+  partition: number,
+  max: number,
+): Promise<number | undefined> {
   const bound = await first<{ floor: string | number }>(
     db,
     `SELECT r.floor FROM (

@@ -19,7 +19,8 @@ interface MessageRow {
   codec_revision: number | null;
 }
 
-const COLUMNS = 'm.id, m.stream, m.partition, m."offset", m.key, m.headers, m.content_type, m.body, m.published_at, m.replay_of, m.codec, m.codec_revision';
+const COLUMNS =
+  'm.id, m.stream, m.partition, m."offset", m.key, m.headers, m.content_type, m.body, m.published_at, m.replay_of, m.codec, m.codec_revision';
 
 function toMessage(row: MessageRow): StoredMessage {
   return {
@@ -33,7 +34,8 @@ function toMessage(row: MessageRow): StoredMessage {
     body: Buffer.isBuffer(row.body) ? row.body : Buffer.from(row.body),
     publishedAt: row.published_at instanceof Date ? row.published_at : new Date(row.published_at),
     replayOf: row.replay_of,
-    writer: row.codec !== null && row.codec_revision !== null ? { codec: row.codec, revision: row.codec_revision } : null,
+    writer:
+      row.codec !== null && row.codec_revision !== null ? { codec: row.codec, revision: row.codec_revision } : null,
   };
 }
 
@@ -42,7 +44,8 @@ async function rows<T>(db: Db, sql: string, bindings: readonly unknown[]): Promi
   return result.rows;
 }
 
-const INSERT_MESSAGES = 'INSERT INTO streams_messages (tenant_id, stream_uid, partition, "offset", id, stream, key, headers, content_type, body, size, published_at, replay_of, codec, codec_revision) VALUES';
+const INSERT_MESSAGES =
+  'INSERT INTO streams_messages (tenant_id, stream_uid, partition, "offset", id, stream, key, headers, content_type, body, size, published_at, replay_of, codec, codec_revision) VALUES';
 const MESSAGE_ROW = `(${Array.from({ length: 15 }, () => '?').join(', ')})`;
 
 /** Live streams only: a deleted stream's messages are invisible until the retention job removes them. */
@@ -59,13 +62,21 @@ export function postgresBackend(): StreamBackend {
     name: 'postgres',
 
     async provision(db, stream) {
-      const values = Array.from({ length: stream.partitions }, (_, partition) => ({ tenant_id: stream.tenantId, stream_uid: stream.uid, partition, next_offset: 0 }));
+      const values = Array.from({ length: stream.partitions }, (_, partition) => ({
+        tenant_id: stream.tenantId,
+        stream_uid: stream.uid,
+        partition,
+        next_offset: 0,
+      }));
       await db('streams_partitions').insert(values).onConflict(['tenant_id', 'stream_uid', 'partition']).ignore();
     },
 
     async discard(db, stream) {
       await db('streams_partitions').where({ tenant_id: stream.tenantId, stream_uid: stream.uid }).delete();
-      await db('streams_discarded').insert({ tenant_id: stream.tenantId, stream_uid: stream.uid, discarded_at: db.fn.now() }).onConflict(['tenant_id', 'stream_uid']).ignore();
+      await db('streams_discarded')
+        .insert({ tenant_id: stream.tenantId, stream_uid: stream.uid, discarded_at: db.fn.now() })
+        .onConflict(['tenant_id', 'stream_uid'])
+        .ignore();
     },
 
     async append(db, stream, messages, now) {
@@ -94,9 +105,28 @@ export function postgresBackend(): StreamBackend {
       // 15 columns) was the costliest part of a publish after the database's own.
       const bindings: unknown[] = [];
       for (const m of messages) {
-        bindings.push(stream.tenantId, stream.uid, m.partition, offsets.get(m), m.id, stream.id, m.key, JSON.stringify(m.headers), m.contentType, m.body, m.body.length, now, m.replayOf, m.writer?.codec ?? null, m.writer?.revision ?? null);
+        bindings.push(
+          stream.tenantId,
+          stream.uid,
+          m.partition,
+          offsets.get(m),
+          m.id,
+          stream.id,
+          m.key,
+          JSON.stringify(m.headers),
+          m.contentType,
+          m.body,
+          m.body.length,
+          now,
+          m.replayOf,
+          m.writer?.codec ?? null,
+          m.writer?.revision ?? null,
+        );
       }
-      await db.raw(`${INSERT_MESSAGES} ${Array.from({ length: messages.length }, () => MESSAGE_ROW).join(', ')}`, bindings as Knex.RawBinding[]);
+      await db.raw(
+        `${INSERT_MESSAGES} ${Array.from({ length: messages.length }, () => MESSAGE_ROW).join(', ')}`,
+        bindings as Knex.RawBinding[],
+      );
       return messages.map((m) => ({ id: m.id, partition: m.partition, offset: offsets.get(m) as number }));
     },
 
@@ -116,23 +146,40 @@ export function postgresBackend(): StreamBackend {
         bindings.push(request.after.partition, request.after.offset);
       }
       bindings.push(request.limit);
-      const found = await rows<MessageRow>(db, `SELECT ${COLUMNS} FROM streams_messages m WHERE ${where.join(' AND ')} ORDER BY m.partition, m."offset" LIMIT ?`, bindings);
+      const found = await rows<MessageRow>(
+        db,
+        `SELECT ${COLUMNS} FROM streams_messages m WHERE ${where.join(' AND ')} ORDER BY m.partition, m."offset" LIMIT ?`,
+        bindings,
+      );
       return found.map(toMessage);
     },
 
     async get(db, tenantId, id) {
-      const [row] = await rows<MessageRow>(db, `SELECT ${COLUMNS} FROM streams_messages m WHERE m.tenant_id = ? AND m.id = ? AND ${LIVE}`, [tenantId, id]);
+      const [row] = await rows<MessageRow>(
+        db,
+        `SELECT ${COLUMNS} FROM streams_messages m WHERE m.tenant_id = ? AND m.id = ? AND ${LIVE}`,
+        [tenantId, id],
+      );
       return row && toMessage(row);
     },
 
     async list(db, tenantId, query) {
       const { where, bindings } = messageFilter(tenantId, query);
-      const found = await rows<MessageRow>(db, `SELECT ${COLUMNS} FROM streams_messages m WHERE ${where} ORDER BY m.id LIMIT ?`, [...bindings, query.limit]);
+      const found = await rows<MessageRow>(
+        db,
+        `SELECT ${COLUMNS} FROM streams_messages m WHERE ${where} ORDER BY m.id LIMIT ?`,
+        [...bindings, query.limit],
+      );
       return found.map(toMessage);
     },
 
     async ends(db, stream) {
-      const found = (await db('streams_partitions').select('partition', 'next_offset').where({ tenant_id: stream.tenantId, stream_uid: stream.uid })) as Array<{ partition: number; next_offset: string | number }>;
+      const found = (await db('streams_partitions')
+        .select('partition', 'next_offset')
+        .where({ tenant_id: stream.tenantId, stream_uid: stream.uid })) as Array<{
+        partition: number;
+        next_offset: string | number;
+      }>;
       const ends = Array.from({ length: stream.partitions }, () => 0);
       for (const row of found) ends[row.partition] = Number(row.next_offset);
       return ends;
@@ -162,9 +209,24 @@ export function postgresBackend(): StreamBackend {
  * Messages of one partition in one statement: the counter row moves (and stays locked until the
  * transaction ends, as on the general path) and the messages go in after it, numbered in order.
  */
-async function appendToOnePartition(db: Db, stream: StreamRef, messages: readonly NewMessage[], now: Date): Promise<Appended[]> {
+async function appendToOnePartition(
+  db: Db,
+  stream: StreamRef,
+  messages: readonly NewMessage[],
+  now: Date,
+): Promise<Appended[]> {
   const partition = (messages[0] as NewMessage).partition;
-  const values = messages.map((m, i) => ({ i, id: m.id, key: m.key, headers: m.headers, content_type: m.contentType, body: m.body.toString('base64'), replay_of: m.replayOf, codec: m.writer?.codec ?? null, codec_revision: m.writer?.revision ?? null }));
+  const values = messages.map((m, i) => ({
+    i,
+    id: m.id,
+    key: m.key,
+    headers: m.headers,
+    content_type: m.contentType,
+    body: m.body.toString('base64'),
+    replay_of: m.replayOf,
+    codec: m.writer?.codec ?? null,
+    codec_revision: m.writer?.revision ?? null,
+  }));
   const inserted = await rows<{ id: string; offset: string | number }>(
     db,
     `WITH counter AS (
@@ -174,7 +236,19 @@ async function appendToOnePartition(db: Db, stream: StreamRef, messages: readonl
      SELECT ?, ?, ?, counter.first + v.i, v.id, ?, v.key, v.headers, v.content_type, decode(v.body, 'base64'), octet_length(decode(v.body, 'base64')), ?::timestamptz, v.replay_of, v.codec, v.codec_revision
        FROM counter, jsonb_to_recordset(?::jsonb) AS v(i integer, id text, key text, headers jsonb, content_type text, body text, replay_of text, codec text, codec_revision integer)
      RETURNING id, "offset"`,
-    [messages.length, stream.tenantId, stream.uid, partition, messages.length, stream.tenantId, stream.uid, partition, stream.id, now.toISOString(), JSON.stringify(values)],
+    [
+      messages.length,
+      stream.tenantId,
+      stream.uid,
+      partition,
+      messages.length,
+      stream.tenantId,
+      stream.uid,
+      partition,
+      stream.id,
+      now.toISOString(),
+      JSON.stringify(values),
+    ],
   );
   if (inserted.length !== messages.length) throw new Error(`stream ${stream.id} has no partition ${partition}`);
   const offsets = new Map(inserted.map((r) => [r.id, Number(r.offset)]));
@@ -200,9 +274,17 @@ async function deleteSelected(db: Knex, select: string, bindings: readonly unkno
 
 async function removeDiscarded(db: Knex, batch: number): Promise<number> {
   let removed = 0;
-  const discarded = await rows<{ tenant_id: string; stream_uid: string }>(db, 'SELECT tenant_id, stream_uid FROM streams_discarded ORDER BY discarded_at LIMIT 100', []);
+  const discarded = await rows<{ tenant_id: string; stream_uid: string }>(
+    db,
+    'SELECT tenant_id, stream_uid FROM streams_discarded ORDER BY discarded_at LIMIT 100',
+    [],
+  );
   for (const { tenant_id: tenantId, stream_uid: uid } of discarded) {
-    const count = await deleteSelected(db, 'SELECT tenant_id, stream_uid, partition, "offset" FROM streams_messages WHERE tenant_id = ? AND stream_uid = ? LIMIT ?', [tenantId, uid, batch - removed]);
+    const count = await deleteSelected(
+      db,
+      'SELECT tenant_id, stream_uid, partition, "offset" FROM streams_messages WHERE tenant_id = ? AND stream_uid = ? LIMIT ?',
+      [tenantId, uid, batch - removed],
+    );
     removed += count;
     if (removed >= batch) return removed;
     await db('streams_consumer_offsets').where({ tenant_id: tenantId, stream_uid: uid }).delete();
@@ -214,7 +296,12 @@ async function removeDiscarded(db: Knex, batch: number): Promise<number> {
 
 async function removeExpired(db: Knex, batch: number, now: Date): Promise<number> {
   let removed = 0;
-  const streams = await rows<{ tenant_id: string; uid: string; max_age_hours: number | null; max_messages: string | number | null }>(
+  const streams = await rows<{
+    tenant_id: string;
+    uid: string;
+    max_age_hours: number | null;
+    max_messages: string | number | null;
+  }>(
     db,
     'SELECT tenant_id, uid, max_age_hours, max_messages FROM streams_streams WHERE max_age_hours IS NOT NULL OR max_messages IS NOT NULL ORDER BY tenant_id, id',
     [],

@@ -24,15 +24,32 @@ export function streamPublisher(service: StreamsService): StreamPublisher {
       encoded.headers = { ...(message.headers ?? {}) };
       if (!codec && message.content_type) encoded.contentType = message.content_type;
       try {
-        const { appended, replayed } = await service.publish(db, ref, [encoded], { dryRun: false, idempotencyKey: options.dedupKey });
+        const { appended, replayed } = await service.publish(db, ref, [encoded], {
+          dryRun: false,
+          idempotencyKey: options.dedupKey,
+        });
         const first = appended[0] as { id: string; partition: number; offset: number };
         return { ...first, duplicate: replayed };
       } catch (err) {
         // The same broker message id with other bytes (a timer's payload edited between two
         // instances' ticks, say): the id already names an appended message, so nothing is added.
-        if (err instanceof ApiError && err.code === 'idempotency_key_reused') return { id: '', partition: 0, offset: -1, duplicate: true };
+        if (err instanceof ApiError && err.code === 'idempotency_key_reused')
+          return { id: '', partition: 0, offset: -1, duplicate: true };
         throw err;
       }
+    },
+
+    async appendMany(db, tenantId, streamId, messages) {
+      const { stream, ref } = await service.stream(db, tenantId, streamId);
+      const codec = await service.codecOf(db, stream);
+      const encoded = messages.map((message) => {
+        const [one] = encodeRaw(Buffer.from(message.body), message.key ?? null, stream, codec, service.limits);
+        if (!one) throw new Error('encodeRaw returned no message');
+        one.headers = { ...(message.headers ?? {}) };
+        if (!codec && message.content_type) one.contentType = message.content_type;
+        return one;
+      });
+      await service.publish(db, ref, encoded, { dryRun: false });
     },
   };
 }

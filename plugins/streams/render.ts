@@ -20,7 +20,8 @@ export interface MessageView {
 function decoded(message: StoredMessage, codec: StreamCodec | undefined): { value: unknown } | undefined {
   try {
     if (codec) return { value: codec.decode(message.body) };
-    if (message.contentType === 'application/json') return { value: JSON.parse(message.body.toString('utf8')) as unknown };
+    if (message.contentType === 'application/json')
+      return { value: JSON.parse(message.body.toString('utf8')) as unknown };
   } catch {
     // A body its codec no longer reads (the codec changed since) is still shown, as bytes.
   }

@@ -8,7 +8,12 @@ import type { StreamBackend } from './backend.js';
  * `max_messages` (per partition) and of deleted streams. Each statement deletes at most `batch`
  * messages in its own short transaction; a full batch asks the runner for another run at once.
  */
-export function retentionJob(db: Knex, backend: StreamBackend, clock: Clock, options: { intervalMs: number; batch: number }): JobSpec {
+export function retentionJob(
+  db: Knex,
+  backend: StreamBackend,
+  clock: Clock,
+  options: { intervalMs: number; batch: number },
+): JobSpec {
   return {
     name: 'streams.retention',
     intervalMs: options.intervalMs,

@@ -1,10 +1,12 @@
 import type { Knex } from 'knex';
+import { dropDeadLetters, dropDeadLettersWith } from './dead-letter-store.js';
 import { ApiError } from '../../kernel/errors.js';
 import type { Clock } from '../../kernel/types.js';
 import type { CombinedWrite, Events, Extensions } from '../../kernel/plugin/api.js';
 import type { Appended, NewMessage, StoredMessage, StreamBackend, StreamRef } from './backend.js';
 import { streamCodecs, type StreamCodec } from './contract.js';
 import { batchFingerprint, dedupKeyOf, type Limits } from './encode.js';
+import type { Settings } from './generated/manifest-types.js';
 import { PublishStore, StreamStore, type StreamRecord } from './store.js';
 
 type Db = Knex | Knex.Transaction;
@@ -18,15 +20,8 @@ export interface AppendedEvent {
   partitions: number[];
 }
 
-export interface StreamsSettings {
-  backend: 'postgres' | 'nats';
-  nats: { url: string };
-  max_message_bytes: number;
-  max_batch_bytes: number;
-  retention_interval_seconds: number;
-  retention_batch: number;
-  tail_poll_ms: number;
-}
+/** `settings.streams` (generated from manifests/streams.json). */
+export type StreamsSettings = Settings;
 
 /** Streams kept for publishing, at most (a full cache starts over). */
 const PUBLISH_CACHE_SIZE = 10_000;
@@ -96,7 +91,10 @@ export class StreamsService {
    * revision (schema resolution), or with the stream's codec when no revision was recorded. One
    * per call (or open tail): each (codec, revision) is resolved once.
    */
-  decoders(db: Db, tenantId: string): { of(streamCodec: string | null, message: StoredMessage): Promise<StreamCodec | undefined> } {
+  decoders(
+    db: Db,
+    tenantId: string,
+  ): { of(streamCodec: string | null, message: StoredMessage): Promise<StreamCodec | undefined> } {
     const resolved = new Map<string, Promise<StreamCodec | undefined>>();
     const resolver = this.extensions.all(streamCodecs)[0];
     return {
@@ -119,8 +117,18 @@ export class StreamsService {
   async checkCodec(db: Db, tenantId: string, codec: string): Promise<void> {
     const resolver = this.extensions.all(streamCodecs)[0];
     const detail = (message: string) => ({ details: [{ in: 'body', pointer: '/codec', message }] });
-    if (!resolver) throw new ApiError('validation_error', 'This stream names a codec, but no codecs plugin is enabled.', detail('no codecs plugin enabled'));
-    if (!(await resolver.resolve(db, tenantId, codec))) throw new ApiError('validation_error', `No codec "${codec}" in this tenant.`, detail('names no codec of this tenant'));
+    if (!resolver)
+      throw new ApiError(
+        'validation_error',
+        'This stream names a codec, but no codecs plugin is enabled.',
+        detail('no codecs plugin enabled'),
+      );
+    if (!(await resolver.resolve(db, tenantId, codec)))
+      throw new ApiError(
+        'validation_error',
+        `No codec "${codec}" in this tenant.`,
+        detail('names no codec of this tenant'),
+      );
   }
 
   async stream(db: Db, tenantId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<StreamRecord> {
@@ -137,7 +145,12 @@ export class StreamsService {
     db: Knex.Transaction,
     stream: StreamRef,
     messages: readonly NewMessage[],
-    options: { dryRun: boolean; idempotencyKey?: string | undefined; ahead?: { at: Date; published: readonly Appended[] }; write?: CombinedWrite },
+    options: {
+      dryRun: boolean;
+      idempotencyKey?: string | undefined;
+      ahead?: { at: Date; published: readonly Appended[] };
+      write?: CombinedWrite;
+    },
   ): Promise<{ appended: Appended[]; replayed: boolean }> {
     const now = options.ahead?.at ?? this.clock.now();
     const idempotencyKey = options.idempotencyKey;
@@ -146,26 +159,37 @@ export class StreamsService {
       fingerprint = batchFingerprint(messages);
       const stored = await new PublishStore(db).claim(stream, idempotencyKey);
       if (stored) {
-        if (stored.fingerprint !== fingerprint) throw new ApiError('idempotency_key_reused', 'This idempotency key was used for other messages on this stream; a new publish needs a new key.');
+        if (stored.fingerprint !== fingerprint)
+          throw new ApiError(
+            'idempotency_key_reused',
+            'This idempotency key was used for other messages on this stream; a new publish needs a new key.',
+          );
         return { appended: stored.result, replayed: true };
       }
     }
     const appended = await this.backend.append(db, stream, messages, now, {
       dryRun: options.dryRun,
-      ...(idempotencyKey !== undefined && fingerprint !== undefined ? { dedupKey: dedupKeyOf(idempotencyKey, fingerprint) } : {}),
+      ...(idempotencyKey !== undefined && fingerprint !== undefined
+        ? { dedupKey: dedupKeyOf(idempotencyKey, fingerprint) }
+        : {}),
       ...(options.ahead ? { published: options.ahead.published } : {}),
       ...(options.write ? { write: options.write } : {}),
     });
-    if (idempotencyKey !== undefined && fingerprint !== undefined) await new PublishStore(db).save(stream, idempotencyKey, fingerprint, appended, now);
+    if (idempotencyKey !== undefined && fingerprint !== undefined)
+      await new PublishStore(db).save(stream, idempotencyKey, fingerprint, appended, now);
     // A replay supersedes its original's dead letters (every workflow's), in the same transaction.
     const replayed = [...new Set(messages.flatMap((m) => (m.replayOf ? [m.replayOf] : [])))];
-    const event: AppendedEvent = { tenant_id: stream.tenantId, stream_uid: stream.uid, partitions: [...new Set(appended.map((a) => a.partition))] };
+    const event: AppendedEvent = {
+      tenant_id: stream.tenantId,
+      stream_uid: stream.uid,
+      partitions: [...new Set(appended.map((a) => a.partition))],
+    };
     if (options.write) {
-      if (replayed.length > 0) options.write.add('streams_dead_letters', 'DELETE FROM streams_dead_letters WHERE tenant_id = ? AND message_id = ANY(?::text[])', [stream.tenantId, replayed]);
+      if (replayed.length > 0) dropDeadLettersWith(options.write, stream.tenantId, replayed);
       await this.events.publishIn(options.write, APPENDED_TOPIC, event);
       return { appended, replayed: false };
     }
-    if (!options.dryRun && replayed.length > 0) await db('streams_dead_letters').where({ tenant_id: stream.tenantId }).whereIn('message_id', replayed).delete();
+    if (!options.dryRun && replayed.length > 0) await dropDeadLetters(db, stream.tenantId, replayed);
     await this.events.publish(APPENDED_TOPIC, event, { db });
     return { appended, replayed: false };
   }

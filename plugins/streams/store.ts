@@ -61,8 +61,25 @@ function toRecord(row: StreamRow): StreamRecord {
   if (row.max_age_hours !== null) retention.max_age_hours = row.max_age_hours;
   if (maxMessages !== null) retention.max_messages = maxMessages;
   return {
-    stream: { id: row.id, tenant_id: row.tenant_id, name: row.name, partitions: row.partitions, retention, codec: row.codec, revision: row.revision, created_at: iso(row.created_at), updated_at: iso(row.updated_at) },
-    ref: { tenantId: row.tenant_id, id: row.id, uid: row.uid, partitions: row.partitions, maxAgeHours: row.max_age_hours, maxMessages },
+    stream: {
+      id: row.id,
+      tenant_id: row.tenant_id,
+      name: row.name,
+      partitions: row.partitions,
+      retention,
+      codec: row.codec,
+      revision: row.revision,
+      created_at: iso(row.created_at),
+      updated_at: iso(row.updated_at),
+    },
+    ref: {
+      tenantId: row.tenant_id,
+      id: row.id,
+      uid: row.uid,
+      partitions: row.partitions,
+      maxAgeHours: row.max_age_hours,
+      maxMessages,
+    },
   };
 }
 
@@ -102,7 +119,8 @@ export class StreamStore {
         .returning('*')) as StreamRow[];
       return toRecord(row as StreamRow);
     } catch (err) {
-      if (isUniqueViolation(err)) throw new ApiError('duplicate_identifier', `A stream with id "${id}" already exists.`);
+      if (isUniqueViolation(err))
+        throw new ApiError('duplicate_identifier', `A stream with id "${id}" already exists.`);
       throw err;
     }
   }
@@ -140,13 +158,31 @@ export class PublishStore {
 
   /** Takes the key's lock for this transaction and reads what was stored for it. */
   async claim(stream: StreamRef, key: string): Promise<{ fingerprint: string; result: Appended[] } | undefined> {
-    await this.db.raw('SELECT pg_advisory_xact_lock(hashtext(?), hashtext(?))', [`streams\u001f${stream.tenantId}\u001f${stream.uid}`, key]);
-    const row = (await this.db('streams_publishes').where({ tenant_id: stream.tenantId, stream_uid: stream.uid, key }).first()) as { fingerprint: string; result: Appended[] } | undefined;
+    await this.db.raw('SELECT pg_advisory_xact_lock(hashtext(?), hashtext(?))', [
+      `streams\u001f${stream.tenantId}\u001f${stream.uid}`,
+      key,
+    ]);
+    const row = (await this.db('streams_publishes')
+      .where({ tenant_id: stream.tenantId, stream_uid: stream.uid, key })
+      .first()) as { fingerprint: string; result: Appended[] } | undefined;
     return row && { fingerprint: row.fingerprint, result: row.result };
   }
 
-  async save(stream: StreamRef, key: string, fingerprint: string, result: readonly Appended[], now: Date): Promise<void> {
-    await this.db('streams_publishes').insert({ tenant_id: stream.tenantId, stream_uid: stream.uid, key, fingerprint, result: JSON.stringify(result), created_at: now });
+  async save(
+    stream: StreamRef,
+    key: string,
+    fingerprint: string,
+    result: readonly Appended[],
+    now: Date,
+  ): Promise<void> {
+    await this.db('streams_publishes').insert({
+      tenant_id: stream.tenantId,
+      stream_uid: stream.uid,
+      key,
+      fingerprint,
+      result: JSON.stringify(result),
+      created_at: now,
+    });
   }
 }
 
@@ -164,13 +200,30 @@ export class ConsumerStore {
   async list(stream: StreamRef): Promise<ConsumerOffset[]> {
     const found = (await this.db('streams_consumer_offsets')
       .where({ tenant_id: stream.tenantId, stream_uid: stream.uid })
-      .orderBy([{ column: 'consumer' }, { column: 'partition' }])) as Array<{ consumer: string; partition: number; committed_offset: string | number; updated_at: Date | string }>;
-    return found.map((r) => ({ consumer: r.consumer, partition: r.partition, committed_offset: Number(r.committed_offset), updated_at: iso(r.updated_at) }));
+      .orderBy([{ column: 'consumer' }, { column: 'partition' }])) as Array<{
+      consumer: string;
+      partition: number;
+      committed_offset: string | number;
+      updated_at: Date | string;
+    }>;
+    return found.map((r) => ({
+      consumer: r.consumer,
+      partition: r.partition,
+      committed_offset: Number(r.committed_offset),
+      updated_at: iso(r.updated_at),
+    }));
   }
 
   async commit(stream: StreamRef, consumer: string, partition: number, offset: number, now: Date): Promise<void> {
     await this.db('streams_consumer_offsets')
-      .insert({ tenant_id: stream.tenantId, stream_uid: stream.uid, consumer, partition, committed_offset: offset, updated_at: now })
+      .insert({
+        tenant_id: stream.tenantId,
+        stream_uid: stream.uid,
+        consumer,
+        partition,
+        committed_offset: offset,
+        updated_at: now,
+      })
       .onConflict(['tenant_id', 'stream_uid', 'consumer', 'partition'])
       .merge(['committed_offset', 'updated_at']);
   }
@@ -194,7 +247,18 @@ export class DeliveryStore {
   async ofMessage(tenantId: string, messageId: string): Promise<Delivery[]> {
     const found = (await this.db('streams_deliveries')
       .where({ tenant_id: tenantId, message_id: messageId })
-      .orderBy([{ column: 'at' }, { column: 'workflow' }, { column: 'attempt' }])) as Array<Omit<Delivery, 'at'> & { at: Date | string }>;
-    return found.map((d) => ({ workflow: d.workflow, revision: d.revision, run_id: d.run_id, attempt: d.attempt, status: d.status, error: d.error, outputs: d.outputs, at: iso(d.at) }));
+      .orderBy([{ column: 'at' }, { column: 'workflow' }, { column: 'attempt' }])) as Array<
+      Omit<Delivery, 'at'> & { at: Date | string }
+    >;
+    return found.map((d) => ({
+      workflow: d.workflow,
+      revision: d.revision,
+      run_id: d.run_id,
+      attempt: d.attempt,
+      status: d.status,
+      error: d.error,
+      outputs: d.outputs,
+      at: iso(d.at),
+    }));
   }
 }

@@ -7,7 +7,14 @@ import { StreamStore } from './store.js';
 
 function refOf(stream: WorkflowStream): StreamRef {
   // Retention does not matter to reading, appending or committing.
-  return { tenantId: stream.tenantId, id: stream.id, uid: stream.uid, partitions: stream.partitions, maxAgeHours: null, maxMessages: null };
+  return {
+    tenantId: stream.tenantId,
+    id: stream.id,
+    uid: stream.uid,
+    partitions: stream.partitions,
+    maxAgeHours: null,
+    maxMessages: null,
+  };
 }
 
 function toInput(m: StoredMessage): WorkflowInputMessage {
@@ -56,7 +63,20 @@ function deliveryStatements(deliveries: readonly WorkflowDelivery[]): string {
 }
 
 function deliveryRows(deliveries: readonly WorkflowDelivery[]): string {
-  return JSON.stringify(deliveries.map((d) => ({ tenant_id: d.tenantId, message_id: d.messageId, workflow: d.workflow, revision: d.revision, run_id: d.runId, status: d.status, error: d.error, outputs: d.outputs, at: d.at.toISOString(), published_at: d.publishedAt?.toISOString() ?? null })));
+  return JSON.stringify(
+    deliveries.map((d) => ({
+      tenant_id: d.tenantId,
+      message_id: d.messageId,
+      workflow: d.workflow,
+      revision: d.revision,
+      run_id: d.runId,
+      status: d.status,
+      error: d.error,
+      outputs: d.outputs,
+      at: d.at.toISOString(),
+      published_at: d.publishedAt?.toISOString() ?? null,
+    })),
+  );
 }
 
 /**
@@ -69,7 +89,9 @@ export function workflowStreamsFor(service: StreamsService): WorkflowStreams {
 
     async stream(db, tenantId, id) {
       const found = await new StreamStore(db).get(tenantId, id);
-      return found && { tenantId, id, uid: found.ref.uid, partitions: found.stream.partitions, codec: found.stream.codec };
+      return (
+        found && { tenantId, id, uid: found.ref.uid, partitions: found.stream.partitions, codec: found.stream.codec }
+      );
     },
 
     async read(db, stream, partition, fromOffset, limit) {
@@ -94,14 +116,24 @@ export function workflowStreamsFor(service: StreamsService): WorkflowStreams {
           body = Buffer.from(m.body ?? new Uint8Array());
           contentType = m.contentType ?? 'application/octet-stream';
         }
-        return { id: ids[i] as string, partition: partitionFor(m.key, stream.partitions), key: m.key, headers: m.headers, contentType, body, replayOf: m.replayOf ?? null };
+        return {
+          id: ids[i] as string,
+          partition: partitionFor(m.key, stream.partitions),
+          key: m.key,
+          headers: m.headers,
+          contentType,
+          body,
+          replayOf: m.replayOf ?? null,
+        };
       });
       if (encoded.length === 0) return [];
       return (await service.publish(trx, refOf(stream), encoded, { dryRun: false })).appended;
     },
 
     async committed(db, stream, consumer, partition) {
-      const row = (await db('streams_consumer_offsets').where({ tenant_id: stream.tenantId, stream_uid: stream.uid, consumer, partition }).first('committed_offset')) as { committed_offset: string | number } | undefined;
+      const row = (await db('streams_consumer_offsets')
+        .where({ tenant_id: stream.tenantId, stream_uid: stream.uid, consumer, partition })
+        .first('committed_offset')) as { committed_offset: string | number } | undefined;
       return row ? Number(row.committed_offset) : 0;
     },
 
@@ -115,7 +147,16 @@ export function workflowStreamsFor(service: StreamsService): WorkflowStreams {
          ON CONFLICT (tenant_id, stream_uid, consumer, partition) DO UPDATE SET committed_offset = excluded.committed_offset, updated_at = excluded.updated_at
          WHERE streams_consumer_offsets.committed_offset = ?
          RETURNING committed_offset`,
-        [deliveryRows(deliveries), stream.tenantId, stream.uid, consumer, partition, nextOffset, service.clock.now(), expected],
+        [
+          deliveryRows(deliveries),
+          stream.tenantId,
+          stream.uid,
+          consumer,
+          partition,
+          nextOffset,
+          service.clock.now(),
+          expected,
+        ],
       )) as { rows: unknown[] };
       return result.rows.length === 1;
     },

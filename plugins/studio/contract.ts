@@ -20,7 +20,12 @@ export interface WorkspaceFileReader {
    * A tenant's workspace's files at `revision`, or at its current revision when `revision` is
    * absent; undefined when the tenant has no such workspace or the workspace no such revision.
    */
-  read(db: Knex | Knex.Transaction, tenantId: string, workspaceId: string, revision?: number): Promise<WorkspaceFiles | undefined>;
+  read(
+    db: Knex | Knex.Transaction,
+    tenantId: string,
+    workspaceId: string,
+    revision?: number,
+  ): Promise<WorkspaceFiles | undefined>;
 }
 
 export const studioWorkspaceFiles = extensionPoint<WorkspaceFileReader>('studio.workspace-files', { single: true });

@@ -50,7 +50,11 @@ export class FileCache {
   }
 
   /** The current files of a workspace (404 when it does not exist in the tenant); `key` names the (tenant, uid, revision). */
-  async current(db: Knex | Knex.Transaction, tenantId: string, id: string): Promise<{ revision: number; files: FileMap; key: string }> {
+  async current(
+    db: Knex | Knex.Transaction,
+    tenantId: string,
+    id: string,
+  ): Promise<{ revision: number; files: FileMap; key: string }> {
     const store = new WorkspaceStore(db);
     const head = await store.head(tenantId, id);
     const workspace = `${tenantId}\u001f${id}`;

@@ -59,18 +59,29 @@ export function checkWrittenFiles(files: FileMap, limits: FileLimits): void {
   for (const [path, content] of Object.entries(files)) {
     const problem = pathProblem(path);
     if (problem) details.push({ in: 'body', pointer: filePointer(path), message: `path ${problem}` });
-    else if (bytesOf(content) > limits.max_file_bytes) details.push({ in: 'body', pointer: filePointer(path), message: `is larger than ${limits.max_file_bytes} bytes` });
+    else if (bytesOf(content) > limits.max_file_bytes)
+      details.push({
+        in: 'body',
+        pointer: filePointer(path),
+        message: `is larger than ${limits.max_file_bytes} bytes`,
+      });
   }
   if (details.length > 0) throw refuse('Some files cannot be written: see details.', details);
 }
 
 /** The files of the next revision: `current` with `written` put and `deleted` removed; checked against the workspace limits. */
-export function nextFiles(current: FileMap, written: FileMap, deleted: readonly string[], limits: FileLimits): { files: FileMap; changed: string[]; deleted: string[] } {
+export function nextFiles(
+  current: FileMap,
+  written: FileMap,
+  deleted: readonly string[],
+  limits: FileLimits,
+): { files: FileMap; changed: string[]; deleted: string[] } {
   checkWrittenFiles(written, limits);
   const details: ErrorDetail[] = [];
   deleted.forEach((path, i) => {
     if (path in written) details.push({ in: 'body', pointer: `/delete/${i}`, message: 'is also written in files' });
-    else if (!Object.prototype.hasOwnProperty.call(current, path)) details.push({ in: 'body', pointer: `/delete/${i}`, message: 'is not a file of the workspace' });
+    else if (!Object.hasOwn(current, path))
+      details.push({ in: 'body', pointer: `/delete/${i}`, message: 'is not a file of the workspace' });
   });
   if (details.length > 0) throw refuse('Some paths cannot be deleted: see details.', details);
   const files: FileMap = { ...current };
@@ -81,8 +92,14 @@ export function nextFiles(current: FileMap, written: FileMap, deleted: readonly 
     files[path] = content;
   }
   const count = Object.keys(files).length;
-  if (count > limits.max_files) throw refuse(`A workspace holds at most ${limits.max_files} files; this would make ${count}.`, [{ in: 'body', pointer: '/files', message: `would make ${count} files, more than ${limits.max_files}` }]);
+  if (count > limits.max_files)
+    throw refuse(`A workspace holds at most ${limits.max_files} files; this would make ${count}.`, [
+      { in: 'body', pointer: '/files', message: `would make ${count} files, more than ${limits.max_files}` },
+    ]);
   const bytes = totalBytes(files);
-  if (bytes > limits.max_workspace_bytes) throw refuse(`A workspace holds at most ${limits.max_workspace_bytes} bytes of files; this would make ${bytes}.`, [{ in: 'body', pointer: '/files', message: `would make ${bytes} bytes, more than ${limits.max_workspace_bytes}` }]);
+  if (bytes > limits.max_workspace_bytes)
+    throw refuse(`A workspace holds at most ${limits.max_workspace_bytes} bytes of files; this would make ${bytes}.`, [
+      { in: 'body', pointer: '/files', message: `would make ${bytes} bytes, more than ${limits.max_workspace_bytes}` },
+    ]);
   return { files, changed: changed.sort(), deleted: [...deleted].sort() };
 }

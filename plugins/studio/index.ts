@@ -1,5 +1,6 @@
-import { contribute, coreServices, createPlugin, fromRoot } from '../../kernel/plugin/api.js';
+import { contribute, coreServices, createPlugin, fromRoot, inUseCheck } from '../../kernel/plugin/api.js';
 import { sqlTables } from '../sql/contract.js';
+import { studioSqlTables } from './sql-tables.js';
 import { migrationChecks, migrationResources } from '../migration/contract.js';
 import { workspaceResource, workspaceTestsCheck } from './migration-resource.js';
 import { streamCodecs } from '../streams/contract.js';
@@ -10,7 +11,6 @@ import { createStudio } from './migrations/001_studio.js';
 import { socketHandlers } from './sockets.js';
 import { studioWorkspaceFiles } from './contract.js';
 import { workspaceFileReader } from './workspace-files.js';
-
 
 /**
  * The studio workbench: workspaces of text files with immutable revisions, runs and tests in
@@ -34,24 +34,47 @@ export default createPlugin<
   id: 'studio',
   manifest: fromRoot('manifests', 'studio.json'),
   migrations: [createStudio],
-  deps: { db: coreServices.db, clock: coreServices.clock, events: coreServices.events, tickets: coreServices.tickets, audit: coreServices.audit, logger: coreServices.logger, sandbox: coreServices.sandbox, extensions: coreServices.extensions },
+  deps: {
+    db: coreServices.db,
+    clock: coreServices.clock,
+    events: coreServices.events,
+    tickets: coreServices.tickets,
+    audit: coreServices.audit,
+    logger: coreServices.logger,
+    sandbox: coreServices.sandbox,
+    extensions: coreServices.extensions,
+  },
   setup({ db, clock, events, tickets, audit, logger, sandbox, extensions }, { settings }) {
     const cache = new FileCache();
     const collab = new LazyCollab({ db, events, clock, logger, audit, settings: settings.collab, limits: settings });
     return {
       handlers: {
         // The codecs plugin's resolver, given to the streams plugin's point (absent without them).
-        ...studioHandlers({ clock, tickets, sandbox, cache, settings, changes: collab, codecs: () => extensions.all(streamCodecs)[0] }),
+        ...studioHandlers({
+          clock,
+          tickets,
+          sandbox,
+          cache,
+          settings,
+          changes: collab,
+          codecs: () => extensions.all(streamCodecs)[0],
+          inUse: inUseCheck(extensions),
+        }),
         ...socketHandlers({ db, clock, logger, audit, sandbox, cache, collab, maxTestCases: settings.max_test_cases }),
       },
       contributions: [
         contribute(studioWorkspaceFiles, workspaceFileReader(cache)),
         // The SQL console reads a tenant's workspaces and their revisions (files included).
-        contribute(sqlTables, { table: 'studio_workspaces' }),
-        contribute(sqlTables, { table: 'studio_revisions' }),
+        ...studioSqlTables.map((table) => contribute(sqlTables, table)),
         // Promotion moves workspaces, and refuses a bundle whose workspaces' tests fail on its files.
         contribute(migrationResources, workspaceResource),
-        contribute(migrationChecks, workspaceTestsCheck(() => sandbox, () => settings.max_test_cases)),
+        contribute(
+          migrationChecks,
+          workspaceTestsCheck(
+            () => sandbox,
+            () => settings.max_test_cases,
+          ),
+        ),
       ],
       async start() {
         collab.start();

@@ -41,7 +41,17 @@ interface WorkspaceRow extends Omit<Workspace, 'created_at' | 'updated_at'> {
   updated_at: Date | string;
 }
 
-const COLUMNS = ['id', 'tenant_id', 'name', 'description', 'revision', 'file_count', 'bytes', 'created_at', 'updated_at'];
+const COLUMNS = [
+  'id',
+  'tenant_id',
+  'name',
+  'description',
+  'revision',
+  'file_count',
+  'bytes',
+  'created_at',
+  'updated_at',
+];
 
 function iso(value: Date | string): string {
   return (value instanceof Date ? value : new Date(value)).toISOString();
@@ -70,7 +80,11 @@ export class WorkspaceStore {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
   async list(tenantId: string, filter: { afterId?: string; fetch: number }): Promise<Workspace[]> {
-    const query = this.db('studio_workspaces').select(COLUMNS).where({ tenant_id: tenantId }).orderBy('id', 'asc').limit(filter.fetch);
+    const query = this.db('studio_workspaces')
+      .select(COLUMNS)
+      .where({ tenant_id: tenantId })
+      .orderBy('id', 'asc')
+      .limit(filter.fetch);
     if (filter.afterId !== undefined) query.andWhere('id', '>', filter.afterId);
     return ((await query) as WorkspaceRow[]).map(toWorkspace);
   }
@@ -84,10 +98,18 @@ export class WorkspaceStore {
 
   /** What a run needs first: which revision is current, and the workspace's uid (for the file cache). */
   async head(tenantId: string, id: string): Promise<{ uid: string; revision: number } | undefined> {
-    return (await this.db('studio_workspaces').select('uid', 'revision').where({ tenant_id: tenantId, id }).first()) as { uid: string; revision: number } | undefined;
+    return (await this.db('studio_workspaces').select('uid', 'revision').where({ tenant_id: tenantId, id }).first()) as
+      | { uid: string; revision: number }
+      | undefined;
   }
 
-  async insert(tenantId: string, id: string, fields: { name: string; description?: string }, first: NewRevision, now: Date): Promise<Workspace> {
+  async insert(
+    tenantId: string,
+    id: string,
+    fields: { name: string; description?: string },
+    first: NewRevision,
+    now: Date,
+  ): Promise<Workspace> {
     let row: WorkspaceRow;
     try {
       [row] = (await this.db('studio_workspaces')
@@ -105,24 +127,36 @@ export class WorkspaceStore {
         })
         .returning(COLUMNS)) as [WorkspaceRow];
     } catch (err) {
-      if (isUniqueViolation(err)) throw new ApiError('duplicate_identifier', `A workspace with id "${id}" already exists.`);
+      if (isUniqueViolation(err))
+        throw new ApiError('duplicate_identifier', `A workspace with id "${id}" already exists.`);
       throw err;
     }
     await this.insertRevision(tenantId, id, 1, first, now);
     return toWorkspace(row);
   }
 
-  async update(tenantId: string, id: string, changes: { name?: string; description?: string }, now: Date): Promise<Workspace | undefined> {
+  async update(
+    tenantId: string,
+    id: string,
+    changes: { name?: string; description?: string },
+    now: Date,
+  ): Promise<Workspace | undefined> {
     const patch: Record<string, unknown> = { updated_at: now };
     if (changes.name !== undefined) patch.name = changes.name;
     if (changes.description !== undefined) patch.description = changes.description;
-    const [row] = (await this.db('studio_workspaces').where({ tenant_id: tenantId, id }).update(patch).returning(COLUMNS)) as WorkspaceRow[];
+    const [row] = (await this.db('studio_workspaces')
+      .where({ tenant_id: tenantId, id })
+      .update(patch)
+      .returning(COLUMNS)) as WorkspaceRow[];
     return row && toWorkspace(row);
   }
 
   /** Removes the workspace, its revisions and its collaborative document. */
   async remove(tenantId: string, id: string): Promise<boolean> {
-    const deleted = (await this.db('studio_workspaces').where({ tenant_id: tenantId, id }).delete().returning('id')) as unknown[];
+    const deleted = (await this.db('studio_workspaces')
+      .where({ tenant_id: tenantId, id })
+      .delete()
+      .returning('id')) as unknown[];
     if (deleted.length === 0) return false;
     await this.db('studio_revisions').where({ tenant_id: tenantId, workspace_id: id }).delete();
     // The document row first: its lock makes an edit being stored now finish before its rows go.
@@ -133,7 +167,10 @@ export class WorkspaceStore {
 
   /** The files of a revision, or undefined when the workspace has no such revision. */
   async files(tenantId: string, id: string, revision: number): Promise<FileMap | undefined> {
-    const row = (await this.db('studio_revisions').select('files').where({ tenant_id: tenantId, workspace_id: id, revision }).first()) as { files: FileMap | string } | undefined;
+    const row = (await this.db('studio_revisions')
+      .select('files')
+      .where({ tenant_id: tenantId, workspace_id: id, revision })
+      .first()) as { files: FileMap | string } | undefined;
     return row && sortedFiles(json(row.files));
   }
 
@@ -148,18 +185,39 @@ export class WorkspaceStore {
     return toWorkspace(row);
   }
 
-  async revisions(tenantId: string, id: string, filter: { afterRevision?: number; fetch: number }): Promise<Revision[]> {
+  async revisions(
+    tenantId: string,
+    id: string,
+    filter: { afterRevision?: number; fetch: number },
+  ): Promise<Revision[]> {
     const query = this.db('studio_revisions')
       .select('revision', 'file_count', 'bytes', 'source', 'changed', 'deleted', 'created_by', 'created_at')
       .where({ tenant_id: tenantId, workspace_id: id })
       .orderBy('revision', 'asc')
       .limit(filter.fetch);
     if (filter.afterRevision !== undefined) query.andWhere('revision', '>', filter.afterRevision);
-    const rows = (await query) as Array<Omit<Revision, 'created_at' | 'changed' | 'deleted'> & { created_at: Date | string; changed: string[] | string; deleted: string[] | string }>;
-    return rows.map((r) => ({ ...r, changed: json(r.changed), deleted: json(r.deleted), created_at: iso(r.created_at) }));
+    const rows = (await query) as Array<
+      Omit<Revision, 'created_at' | 'changed' | 'deleted'> & {
+        created_at: Date | string;
+        changed: string[] | string;
+        deleted: string[] | string;
+      }
+    >;
+    return rows.map((r) => ({
+      ...r,
+      changed: json(r.changed),
+      deleted: json(r.deleted),
+      created_at: iso(r.created_at),
+    }));
   }
 
-  private async insertRevision(tenantId: string, id: string, revision: number, next: NewRevision, now: Date): Promise<void> {
+  private async insertRevision(
+    tenantId: string,
+    id: string,
+    revision: number,
+    next: NewRevision,
+    now: Date,
+  ): Promise<void> {
     await this.db('studio_revisions').insert({
       tenant_id: tenantId,
       workspace_id: id,

@@ -1,10 +1,17 @@
+import { operationHandlers } from '../../kernel/plugin/api.js';
 import type { Handler, KernelServices } from '../../kernel/types.js';
+import type { Operations } from './generated/manifest-types.js';
 
-export function systemHandlers({ catalog, metrics, readiness, config }: Pick<KernelServices, 'catalog' | 'metrics' | 'readiness' | 'config'>): Record<string, Handler> {
+export function systemHandlers({
+  catalog,
+  metrics,
+  readiness,
+  config,
+}: Pick<KernelServices, 'catalog' | 'metrics' | 'readiness' | 'config'>): Record<string, Handler> {
   const build = config.build;
   // Written once: the start time does not change, and /health is the route load balancers poll.
   const startedAt = new Date().toISOString();
-  return {
+  return operationHandlers<Operations>({
     getHealth: () => ({
       status: 200,
       body: {
@@ -18,10 +25,18 @@ export function systemHandlers({ catalog, metrics, readiness, config }: Pick<Ker
     }),
     getReady: async () => {
       const { ready, checks } = await readiness.evaluate();
-      return { status: ready ? 200 : 503, body: { status: ready ? 'ready' : 'not_ready', checks }, headers: { 'Cache-Control': 'no-store' } };
+      return {
+        status: ready ? 200 : 503,
+        body: { status: ready ? 'ready' : 'not_ready', checks },
+        headers: { 'Cache-Control': 'no-store' },
+      };
     },
     getLive: () => ({ status: 200, body: { status: 'alive' } }),
-    getMetrics: async () => ({ status: 200, body: await metrics.metrics(), headers: { 'Content-Type': metrics.contentType } }),
+    getMetrics: async () => ({
+      status: 200,
+      body: await metrics.metrics(),
+      headers: { 'Content-Type': metrics.contentType },
+    }),
     getOpenApi: () => ({ status: 200, body: catalog.openapi() }),
-  };
+  });
 }

@@ -13,8 +13,29 @@ export class ComponentLookup {
 
   readonly receiver = { receive: (directory: ComponentDirectory): void => void (this.directory = directory) };
 
-  async resolve(db: Knex | Knex.Transaction, tenantId: string, id: string): Promise<(ResolvedComponent & { stream: string | null }) | undefined> {
+  async resolve(
+    db: Knex | Knex.Transaction,
+    tenantId: string,
+    id: string,
+  ): Promise<(ResolvedComponent & { stream: string | null }) | undefined> {
     const found = await this.directory?.find(db, tenantId, id);
     return found && { type: found.type, config: { ...found.config }, stream: found.stream };
+  }
+
+  /** Marks a processor or sink component failed (with the error) or running again. */
+  async observe(
+    db: Knex | Knex.Transaction,
+    tenantId: string,
+    id: string,
+    state: 'running' | 'failed',
+    error: string | null,
+  ): Promise<void> {
+    await this.directory?.observe(db, tenantId, id, state, error);
+  }
+
+  /** Which of these components are stopped (none without a components plugin: nothing to reference). */
+  async stopped(db: Knex | Knex.Transaction, tenantId: string, ids: readonly string[]): Promise<string[]> {
+    if (ids.length === 0 || !this.directory) return [];
+    return this.directory.stopped(db, tenantId, ids);
   }
 }

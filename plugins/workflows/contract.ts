@@ -52,7 +52,7 @@ export interface WorkflowDelivery {
   workflow: string;
   revision: number;
   runId: string;
-  status: 'processed' | 'failed' | 'dead';
+  status: 'processed' | 'filtered' | 'failed' | 'dead';
   error: string | null;
   /** Ids of the messages the attempt wrote, or other small JSON about what it delivered. */
   outputs: unknown[];
@@ -66,11 +66,21 @@ export interface WorkflowStreams {
   readonly backend: 'postgres' | 'nats';
   stream(db: Db, tenantId: string, id: string): Promise<WorkflowStream | undefined>;
   /** Messages of one partition from `fromOffset` on, in offset order. */
-  read(db: Db, stream: WorkflowStream, partition: number, fromOffset: number, limit: number): Promise<WorkflowInputMessage[]>;
+  read(
+    db: Db,
+    stream: WorkflowStream,
+    partition: number,
+    fromOffset: number,
+    limit: number,
+  ): Promise<WorkflowInputMessage[]>;
   /** One message by id (any of the tenant's live streams). */
   message(db: Db, tenantId: string, id: string): Promise<WorkflowInputMessage | undefined>;
   /** Appends in the caller's transaction; refuses (throws) a value the stream's codec does not take. */
-  publish(trx: Knex.Transaction, stream: WorkflowStream, messages: readonly WorkflowOutputMessage[]): Promise<Array<{ id: string; partition: number; offset: number }>>;
+  publish(
+    trx: Knex.Transaction,
+    stream: WorkflowStream,
+    messages: readonly WorkflowOutputMessage[],
+  ): Promise<Array<{ id: string; partition: number; offset: number }>>;
   /** The next offset the consumer reads in the partition (0 when it never committed). */
   committed(db: Db, stream: WorkflowStream, consumer: string, partition: number): Promise<number>;
   /**
@@ -78,7 +88,15 @@ export interface WorkflowStreams {
    * it was no longer at `expected` (someone else committed meanwhile). `deliveries` are recorded in
    * the same statement (as recordDeliveries would); on false the caller must roll back.
    */
-  commit(trx: Knex.Transaction, stream: WorkflowStream, consumer: string, partition: number, expected: number, nextOffset: number, deliveries?: readonly WorkflowDelivery[]): Promise<boolean>;
+  commit(
+    trx: Knex.Transaction,
+    stream: WorkflowStream,
+    consumer: string,
+    partition: number,
+    expected: number,
+    nextOffset: number,
+    deliveries?: readonly WorkflowDelivery[],
+  ): Promise<boolean>;
   /** Drops a consumer's offsets on every stream of the tenant (its workflow was deleted; one re-created under the id starts afresh). */
   forgetConsumer(trx: Knex.Transaction, tenantId: string, consumer: string): Promise<void>;
   /** Records attempts, in one statement; each one's number is the next for its message and workflow. */

@@ -38,5 +38,11 @@ export function describe(changes: readonly Change[]): string[] {
     const text = JSON.stringify(v);
     return text.length > 200 ? `${text.slice(0, 197)}...` : text;
   };
-  return changes.map((c) => (c.op === 'added' ? `+ ${c.path}: ${show(c.to)}` : c.op === 'removed' ? `- ${c.path}: ${show(c.from)}` : `~ ${c.path}: ${show(c.from)} → ${show(c.to)}`));
+  return changes.map((c) =>
+    c.op === 'added'
+      ? `+ ${c.path}: ${show(c.to)}`
+      : c.op === 'removed'
+        ? `- ${c.path}: ${show(c.from)}`
+        : `~ ${c.path}: ${show(c.from)} → ${show(c.to)}`,
+  );
 }

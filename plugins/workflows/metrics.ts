@@ -36,10 +36,30 @@ export function workflowMetrics(registry: Registry, maxSeries: number): Workflow
     }
     return { tenant: '_other', workflow: '_other', stream: '_other' };
   };
-  const messagesIn = new Counter({ name: 'workflow_messages_in_total', help: 'Input messages a workflow finished (processed or dead).', labelNames: names, registers: [registry] });
-  const messagesOut = new Counter({ name: 'workflow_messages_out_total', help: 'Messages a workflow wrote to its stream sinks.', labelNames: names, registers: [registry] });
-  const failures = new Counter({ name: 'workflow_failures_total', help: 'Failed attempts (each retry counts).', labelNames: names, registers: [registry] });
-  const dead = new Counter({ name: 'workflow_dead_total', help: 'Messages that became dead after max_attempts.', labelNames: names, registers: [registry] });
+  const messagesIn = new Counter({
+    name: 'workflow_messages_in_total',
+    help: 'Input messages a workflow finished (processed or dead).',
+    labelNames: names,
+    registers: [registry],
+  });
+  const messagesOut = new Counter({
+    name: 'workflow_messages_out_total',
+    help: 'Messages a workflow wrote to its stream sinks.',
+    labelNames: names,
+    registers: [registry],
+  });
+  const failures = new Counter({
+    name: 'workflow_failures_total',
+    help: 'Failed attempts (each retry counts).',
+    labelNames: names,
+    registers: [registry],
+  });
+  const dead = new Counter({
+    name: 'workflow_dead_total',
+    help: 'Messages that became dead after max_attempts.',
+    labelNames: names,
+    registers: [registry],
+  });
   const latency = new Histogram({
     name: 'workflow_processing_seconds',
     help: 'Time from reading a message to committing its outcome.',
@@ -57,7 +77,11 @@ export function workflowMetrics(registry: Registry, maxSeries: number): Workflow
     registers: [registry],
     collect() {
       this.reset();
-      for (const { labels, partitions } of positions.values()) this.set({ ...labels }, [...partitions.values()].reduce((s, p) => s + p.lag, 0));
+      for (const { labels, partitions } of positions.values())
+        this.set(
+          { ...labels },
+          [...partitions.values()].reduce((s, p) => s + p.lag, 0),
+        );
     },
   });
   new Gauge({
@@ -67,7 +91,8 @@ export function workflowMetrics(registry: Registry, maxSeries: number): Workflow
     registers: [registry],
     collect() {
       this.reset();
-      for (const { labels, partitions } of positions.values()) this.set({ ...labels }, Math.max(0, ...[...partitions.values()].map((p) => p.age)));
+      for (const { labels, partitions } of positions.values())
+        this.set({ ...labels }, Math.max(0, ...[...partitions.values()].map((p) => p.age)));
     },
   });
   return {

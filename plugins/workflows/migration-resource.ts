@@ -15,16 +15,22 @@ export const workflowResource: MigrationResource = {
   async export(db, tenantId) {
     const rows = (await db('workflows_workflows as w')
       .join('workflows_revisions as r', function () {
-        this.on('r.tenant_id', '=', 'w.tenant_id').andOn('r.workflow_id', '=', 'w.id').andOn('r.revision', '=', 'w.revision');
+        this.on('r.tenant_id', '=', 'w.tenant_id')
+          .andOn('r.workflow_id', '=', 'w.id')
+          .andOn('r.revision', '=', 'w.revision');
       })
       .where('w.tenant_id', tenantId)
       .orderBy('w.id')
       .select('w.id', 'r.definition')) as Array<{ id: string; definition: Definition | string }>;
-    return rows.map((r) => ({ id: r.id, content: { definition: typeof r.definition === 'string' ? JSON.parse(r.definition) : r.definition } }));
+    return rows.map((r) => ({
+      id: r.id,
+      content: { definition: typeof r.definition === 'string' ? JSON.parse(r.definition) : r.definition },
+    }));
   },
   async apply(trx, tenantId, changes, now) {
     const store = new WorkflowStore(trx as Knex);
-    for (const item of changes.create) await store.insert(tenantId, item.id, item.content.definition as Definition, null, now);
+    for (const item of changes.create)
+      await store.insert(tenantId, item.id, item.content.definition as Definition, null, now);
     for (const item of changes.update) {
       const current = await store.get(tenantId, item.id, { forUpdate: true });
       if (current) await store.revise(tenantId, current, item.content.definition as Definition, null, now);

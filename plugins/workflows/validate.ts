@@ -6,7 +6,9 @@ import type { Extensions } from '../../kernel/plugin/api.js';
 import { componentTypes, type ComponentKind, type ComponentType } from '../components/contract.js';
 import { streamCodecs } from '../streams/contract.js';
 import { studioWorkspaceFiles } from '../studio/contract.js';
+import type { Sandbox } from '../../sandbox/types.js';
 import type { ComponentLookup } from './components-directory.js';
+import { checkScriptCompiles } from './script-check.js';
 import { workflowStreams, type WorkflowStreams } from './contract.js';
 import type { Definition, StepRef } from './definition.js';
 
@@ -43,7 +45,8 @@ function checkConfig(type: ComponentType, config: Record<string, unknown>, point
   if (validate(config)) return;
   const error = validate.errors?.[0];
   const where = `${pointer}/config${error?.instancePath ?? ''}`;
-  const missing = error?.keyword === 'required' ? `/${String((error.params as { missingProperty?: string }).missingProperty)}` : '';
+  const missing =
+    error?.keyword === 'required' ? `/${String((error.params as { missingProperty?: string }).missingProperty)}` : '';
   throw refused(where + missing, `does not fit ${type.name}: ${error?.message ?? 'invalid'}`);
 }
 
@@ -58,10 +61,19 @@ export interface ResolvedStep {
 export interface Resolvers {
   extensions: Extensions;
   components: ComponentLookup;
+  /** Compiles scripts when a workflow is saved or deployed (absent: not checked). */
+  sandbox?: Pick<Sandbox, 'compileCheck'>;
 }
 
 /** Resolves a step or sink, checking that it exists in the tenant and that its kind fits its position. */
-export async function resolveStep(db: Db, resolvers: Resolvers, tenantId: string, ref: StepRef, pointer: string, kind: ComponentKind): Promise<ResolvedStep> {
+export async function resolveStep(
+  db: Db,
+  resolvers: Resolvers,
+  tenantId: string,
+  ref: StepRef,
+  pointer: string,
+  kind: ComponentKind,
+): Promise<ResolvedStep> {
   const { extensions } = resolvers;
   const types = typesByName(extensions);
   let typeName: string;
@@ -78,8 +90,16 @@ export async function resolveStep(db: Db, resolvers: Resolvers, tenantId: string
     config = ref.config ?? {};
   }
   const type = types.get(typeName);
-  if (!type) throw refused('component' in ref ? `${pointer}/component` : `${pointer}/type`, `no enabled plugin contributes the component type "${typeName}"`);
-  if (type.kind !== kind) throw refused('component' in ref ? `${pointer}/component` : `${pointer}/type`, `${typeName} is a ${type.kind}; only a ${kind} fits here`);
+  if (!type)
+    throw refused(
+      'component' in ref ? `${pointer}/component` : `${pointer}/type`,
+      `no enabled plugin contributes the component type "${typeName}"`,
+    );
+  if (type.kind !== kind)
+    throw refused(
+      'component' in ref ? `${pointer}/component` : `${pointer}/type`,
+      `${typeName} is a ${type.kind}; only a ${kind} fits here`,
+    );
   if (!('component' in ref)) checkConfig(type, config, pointer);
   return { type, config, ...(componentId !== undefined ? { componentId } : {}) };
 }
@@ -91,7 +111,12 @@ async function sourceStream(db: Db, resolvers: Resolvers, tenantId: string, id: 
 }
 
 /** The stream a workflow reads. */
-export async function inputStreamId(db: Db, resolvers: Resolvers, tenantId: string, definition: Definition): Promise<string> {
+export async function inputStreamId(
+  db: Db,
+  resolvers: Resolvers,
+  tenantId: string,
+  definition: Definition,
+): Promise<string> {
   const input = definition.input;
   if ('stream' in input && input.stream !== undefined && !('component' in input)) return input.stream;
   if ('component' in input) {
@@ -105,7 +130,9 @@ export async function inputStreamId(db: Db, resolvers: Resolvers, tenantId: stri
 
 /** The streams a definition's `stream.publish` sinks write into. */
 export function sinkStreams(definition: Definition): string[] {
-  return definition.sinks.flatMap((s) => ('type' in s && s.type === 'stream.publish' && typeof s.config?.stream === 'string' ? [s.config.stream] : []));
+  return definition.sinks.flatMap((s) =>
+    'type' in s && s.type === 'stream.publish' && typeof s.config?.stream === 'string' ? [s.config.stream] : [],
+  );
 }
 
 /**
@@ -113,53 +140,93 @@ export function sinkStreams(definition: Definition): string[] {
  * stream → workflow(s) → the same stream unless `allow_cycles`. `others` are the tenant's other
  * workflows as (input, sink streams) edges.
  */
-export async function validateDefinition(db: Db, resolvers: Resolvers, tenantId: string, definition: Definition, others: ReadonlyArray<{ input: string; outputs: string[] }>): Promise<{ input: string }> {
+export async function validateDefinition(
+  db: Db,
+  resolvers: Resolvers,
+  tenantId: string,
+  definition: Definition,
+  others: ReadonlyArray<{ input: string; outputs: string[] }>,
+): Promise<{ input: string }> {
   const { extensions } = resolvers;
   const streams = streamsOf(extensions);
   const input = await inputStreamId(db, resolvers, tenantId, definition);
-  if (!(await streams.stream(db, tenantId, input))) throw refused('/input/stream', `names no stream of this tenant ("${input}")`);
+  if (!(await streams.stream(db, tenantId, input)))
+    throw refused('/input/stream', `names no stream of this tenant ("${input}")`);
   const codecs = extensions.all(streamCodecs)[0];
   const sinkOutputs: string[] = [];
-  for (const [list, kind] of [['steps', 'processor'], ['sinks', 'sink']] as const) {
+  for (const [list, kind] of [
+    ['steps', 'processor'],
+    ['sinks', 'sink'],
+  ] as const) {
     for (const [i, ref] of definition[list].entries()) {
       const pointer = `/${list}/${i}`;
       const step = await resolveStep(db, resolvers, tenantId, ref, pointer, kind);
       if (typeof step.config.stream === 'string' && step.type.name === 'stream.publish') {
-        if (!(await streams.stream(db, tenantId, step.config.stream))) throw refused(`${pointer}/config/stream`, `names no stream of this tenant ("${step.config.stream}")`);
+        if (!(await streams.stream(db, tenantId, step.config.stream)))
+          throw refused(`${pointer}/config/stream`, `names no stream of this tenant ("${step.config.stream}")`);
         sinkOutputs.push(step.config.stream);
       }
       if (typeof step.config.codec === 'string' && step.type.name.startsWith('codec.')) {
-        if (!codecs || !(await codecs.resolve(db, tenantId, step.config.codec))) throw refused(`${pointer}/config/codec`, `names no codec of this tenant ("${step.config.codec}")`);
+        if (!codecs || !(await codecs.resolve(db, tenantId, step.config.codec)))
+          throw refused(`${pointer}/config/codec`, `names no codec of this tenant ("${step.config.codec}")`);
       }
-      if (typeof step.config.workspace_id === 'string' && step.type.name === 'script') await checkWorkspace(db, extensions, tenantId, step.config, pointer);
+      const workspace =
+        typeof step.config.workspace_id === 'string' && step.type.name === 'script'
+          ? await checkWorkspace(db, extensions, tenantId, step.config, pointer)
+          : undefined;
+      await checkScriptCompiles(resolvers.sandbox, step.type.name, step.config, ref, pointer, workspace);
     }
   }
   if (definition.sinks.length === 0) throw refused('/sinks', 'a workflow needs at least one sink');
   const dead = definition.on_error.dead_letter_stream;
-  if (dead !== undefined && !(await streams.stream(db, tenantId, dead))) throw refused('/on_error/dead_letter_stream', `names no stream of this tenant ("${dead}")`);
+  if (dead !== undefined && !(await streams.stream(db, tenantId, dead)))
+    throw refused('/on_error/dead_letter_stream', `names no stream of this tenant ("${dead}")`);
   if (!definition.allow_cycles && reaches([...sinkOutputs, ...(dead ? [dead] : [])], input, others)) {
-    throw refused('/sinks', `the workflow's outputs flow back into its input stream "${input}"; set allow_cycles to keep the loop`);
+    throw refused(
+      '/sinks',
+      `the workflow's outputs flow back into its input stream "${input}"; set allow_cycles to keep the loop`,
+    );
   }
   return { input };
 }
 
 /** A `script` step's studio workspace exists in the tenant, with the pinned revision and the entry file. */
-async function checkWorkspace(db: Db, extensions: Extensions, tenantId: string, config: Record<string, unknown>, pointer: string): Promise<void> {
+async function checkWorkspace(
+  db: Db,
+  extensions: Extensions,
+  tenantId: string,
+  config: Record<string, unknown>,
+  pointer: string,
+): Promise<{ files: Readonly<Record<string, string>>; entry: string }> {
   const studio = extensions.all(studioWorkspaceFiles)[0];
-  if (!studio) throw refused(`${pointer}/config/workspace_id`, 'scripts from studio workspaces need the studio plugin, which is not enabled');
+  if (!studio)
+    throw refused(
+      `${pointer}/config/workspace_id`,
+      'scripts from studio workspaces need the studio plugin, which is not enabled',
+    );
   const workspace = String(config.workspace_id);
   const revision = typeof config.revision === 'number' ? config.revision : undefined;
   const found = await studio.read(db, tenantId, workspace, revision);
   if (!found) {
-    if (revision !== undefined && (await studio.read(db, tenantId, workspace))) throw refused(`${pointer}/config/revision`, `studio workspace "${workspace}" has no revision ${revision}`);
+    if (revision !== undefined && (await studio.read(db, tenantId, workspace)))
+      throw refused(`${pointer}/config/revision`, `studio workspace "${workspace}" has no revision ${revision}`);
     throw refused(`${pointer}/config/workspace_id`, `names no studio workspace of this tenant ("${workspace}")`);
   }
   const entry = typeof config.entry === 'string' ? config.entry : 'main.js';
-  if (!Object.prototype.hasOwnProperty.call(found.files, entry)) throw refused(`${pointer}/config/entry`, `"${entry}" is not a file of studio workspace "${workspace}" at revision ${found.revision}`);
+  if (!Object.hasOwn(found.files, entry))
+    throw refused(
+      `${pointer}/config/entry`,
+      `"${entry}" is not a file of studio workspace "${workspace}" at revision ${found.revision}`,
+    );
+  return { files: found.files, entry };
 }
 
 /** Whether following stream → workflow → stream edges from `from` comes back to `target`. */
-function reaches(from: readonly string[], target: string, edges: ReadonlyArray<{ input: string; outputs: string[] }>): boolean {
+function reaches(
+  from: readonly string[],
+  target: string,
+  edges: ReadonlyArray<{ input: string; outputs: string[] }>,
+): boolean {
   const seen = new Set<string>();
   const queue = [...from];
   while (queue.length > 0) {

@@ -5,7 +5,6 @@ import { fromRoot } from '../../kernel/paths.js';
 import { compileRoute } from '../../kernel/manifest/compile.js';
 import type { Manifest } from '../../kernel/manifest/types.js';
 import { SchemaCompiler } from '../../kernel/manifest/validators.js';
-import { SCHEMA as IDENTITY_SETTINGS } from '../../plugins/identity/settings.js';
 
 // The kernel compiles these schemas without checking them against JSON Schema first (that
 // check cost 100 ms of every start each); so it is made here, once.
@@ -13,11 +12,14 @@ describe('schemas the project writes itself', () => {
   const ajv = new Ajv2020({ strict: false });
   const owned: Record<string, object> = {
     'config/config.schema.json': JSON.parse(readFileSync(fromRoot('config', 'config.schema.json'), 'utf8')) as object,
-    'manifests/manifest.schema.json': JSON.parse(readFileSync(fromRoot('manifests', 'manifest.schema.json'), 'utf8')) as object,
-    'settings of the identity plugin': IDENTITY_SETTINGS,
+    'manifests/manifest.schema.json': JSON.parse(
+      readFileSync(fromRoot('manifests', 'manifest.schema.json'), 'utf8'),
+    ) as object,
   };
   // The built-in plugins' settings schemas (kernel/plugin/settings.ts compiles them unchecked).
-  for (const file of readdirSync(fromRoot('manifests')).filter((f) => f.endsWith('.json') && f !== 'manifest.schema.json')) {
+  for (const file of readdirSync(fromRoot('manifests')).filter(
+    (f) => f.endsWith('.json') && f !== 'manifest.schema.json',
+  )) {
     const settings = (JSON.parse(readFileSync(fromRoot('manifests', file), 'utf8')) as { settings?: object }).settings;
     if (settings) owned[`settings of manifests/${file}`] = settings;
   }
@@ -37,7 +39,7 @@ describe('schemas the project writes itself', () => {
   const manifests = readdirSync(fromRoot('manifests'))
     .filter((f) => f.endsWith('.json') && f !== 'manifest.schema.json')
     .map((f) => JSON.parse(readFileSync(fromRoot('manifests', f), 'utf8')) as Manifest);
-  it('every built-in manifest\'s named schemas and route schemas are valid JSON Schema 2020-12', () => {
+  it("every built-in manifest's named schemas and route schemas are valid JSON Schema 2020-12", () => {
     const compiler = new SchemaCompiler(manifests);
     let checked = 0;
     for (const manifest of manifests) {
@@ -46,7 +48,10 @@ describe('schemas the project writes itself', () => {
         for (const part of ['params', 'query', 'body'] as const) {
           const schema = route.schemas[part];
           if (!schema) continue;
-          expect(() => compiler.compile(manifest.id, part, schema as Record<string, unknown>), `${manifest.id} ${decl.operation} ${part}`).not.to.throw();
+          expect(
+            () => compiler.compile(manifest.id, part, schema as Record<string, unknown>),
+            `${manifest.id} ${decl.operation} ${part}`,
+          ).not.to.throw();
           checked++;
         }
       }
@@ -54,9 +59,11 @@ describe('schemas the project writes itself', () => {
     expect(checked).to.be.greaterThan(50);
   });
 
-  it('an untrusted plugin\'s broken schema stops the mount; a trusted one is not checked (the check can fail)', () => {
+  it("an untrusted plugin's broken schema stops the mount; a trusted one is not checked (the check can fail)", () => {
     const broken = { type: 'object', properties: { id: { type: 'strnig' } } };
-    expect(() => new SchemaCompiler([]).compile('outsider', 'body', broken)).to.throw(/outsider body schema is invalid/);
+    expect(() => new SchemaCompiler([]).compile('outsider', 'body', broken)).to.throw(
+      /outsider body schema is invalid/,
+    );
     expect(() => new SchemaCompiler([], new Set(['builtin'])).compile('builtin', 'body', broken)).not.to.throw();
   });
 });

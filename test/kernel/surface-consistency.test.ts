@@ -11,7 +11,8 @@ type Operation = string;
 function operationsOfOpenApi(doc: { paths: Record<string, Record<string, { operationId: string }>> }): Operation[] {
   const out: Operation[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
-    for (const [method, op] of Object.entries(item)) if (METHODS.includes(method)) out.push(`${method.toUpperCase()} ${path} ${op.operationId}`);
+    for (const [method, op] of Object.entries(item))
+      if (METHODS.includes(method)) out.push(`${method.toUpperCase()} ${path} ${op.operationId}`);
   }
   return out.sort();
 }
@@ -21,20 +22,35 @@ function concrete(template: string): string {
   return template.replace(/\{([^}]+)\}/g, (_, name: string) => `probe-${name}`);
 }
 function matches(template: string, path: string): boolean {
-  const pattern = template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+');
+  const pattern = template
+    .split(/\{[^}]+\}/)
+    .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+    .join('[^/]+');
   return new RegExp(`^${pattern}$`).test(path);
 }
 
 describe('the surface: the catalog, /openapi.json and the router list the same operations', () => {
   let tk: TestKernel;
   let catalog: Operation[];
+  /** Operations MCP offers a caller holding every permission: one call, one result, and a write only where a permission grants it. */
+  let mcpCallable: string[];
   let openapi: Operation[];
 
   before(async () => {
     tk = await startKernel({ plugins: ['system', 'audit', 'components', 'agent', FIXTURE], auth: { mode: 'none' } });
     const tools = await tk.request('GET', '/agent/tools');
     expect(tools.status).to.equal(200);
-    catalog = tools.body.tools.map((t: { method: string; path: string; name: string }) => `${t.method} ${t.path} ${t.name}`).sort();
+    mcpCallable = tools.body.tools
+      .filter(
+        (t: { name: string; callable: boolean; read_only: boolean; permission: string }) =>
+          t.name !== 'postMcpMessage' &&
+          t.callable &&
+          (t.read_only || (t.permission !== 'public' && t.permission !== 'authenticated')),
+      )
+      .map((t: { name: string }) => t.name);
+    catalog = tools.body.tools
+      .map((t: { method: string; path: string; name: string }) => `${t.method} ${t.path} ${t.name}`)
+      .sort();
     const doc = await tk.request('GET', '/openapi.json');
     expect(doc.status).to.equal(200);
     openapi = operationsOfOpenApi(doc.body);
@@ -55,7 +71,10 @@ describe('the surface: the catalog, /openapi.json and the router list the same o
       const expected = catalog.filter((o) => matches(o.split(' ')[1] as string, path)).map((o) => o.split(' ')[0]);
       const res = await tk.request('OPTIONS', path);
       expect(res.status, path).to.equal(204);
-      const allowed = (res.headers.get('allow') ?? '').split(',').map((m) => m.trim()).filter((m) => m !== 'HEAD');
+      const allowed = (res.headers.get('allow') ?? '')
+        .split(',')
+        .map((m) => m.trim())
+        .filter((m) => m !== 'HEAD');
       expect(allowed.sort(), path).to.deep.equal([...new Set(expected)].sort());
     }
   });
@@ -68,21 +87,28 @@ describe('the surface: the catalog, /openapi.json and the router list the same o
     }
   });
 
-  it('includes the third-party plugin\'s routes in all three', async () => {
-    const notes = ['GET /notes listNotes', 'POST /notes createNote', 'PATCH /notes/{id} patchNote', 'POST /notes/{id}/pin pinNote', 'DELETE /notes/{id} deleteNote'];
+  it("includes the third-party plugin's routes in all three", async () => {
+    const notes = [
+      'GET /notes listNotes',
+      'POST /notes createNote',
+      'PATCH /notes/{id} patchNote',
+      'POST /notes/{id}/pin pinNote',
+      'DELETE /notes/{id} deleteNote',
+    ];
     expect(catalog).to.include.members(notes);
     expect(openapi).to.include.members(notes);
-    expect((await tk.request('OPTIONS', '/notes')).headers.get('allow')).to.match(/GET/).and.match(/POST/);
+    expect((await tk.request('OPTIONS', '/notes')).headers.get('allow'))
+      .to.match(/GET/)
+      .and.match(/POST/);
     const created = await tk.request('POST', '/notes', { body: { id: 'surface', title: 'Routed' } });
     expect(created.status).to.equal(201);
   });
 
-  it('offers every operation but the MCP endpoint itself as an MCP tool', async () => {
+  it('offers every callable operation but the MCP endpoint itself as an MCP tool (writes only where a permission grants them)', async () => {
     const { client } = await connectMcp(tk.url);
     try {
       const { tools } = await client.listTools();
-      const names = catalog.map((o) => o.split(' ')[2]).filter((n) => n !== 'postMcpMessage');
-      expect(tools.map((t) => t.name).sort()).to.deep.equal(names.sort());
+      expect(tools.map((t) => t.name).sort()).to.deep.equal([...mcpCallable].sort());
     } finally {
       await client.close();
     }

@@ -10,12 +10,32 @@ const ANSWER_WITHIN = DEADLINE + BACKSTOP_MARGIN + 2500;
 
 /** Every escape: fails inside the sandbox with a clear error, and nothing of the host is reachable. */
 const ESCAPES: Array<[string, string, RegExp]> = [
-  ['require', 'const fs = require("fs");\nresult = fs.readFileSync("/etc/passwd", "utf8");', /ReferenceError: 'require' is not defined/],
+  [
+    'require',
+    'const fs = require("fs");\nresult = fs.readFileSync("/etc/passwd", "utf8");',
+    /ReferenceError: 'require' is not defined/,
+  ],
   ['process', 'process.exit(1);', /ReferenceError: 'process' is not defined/],
-  ['the Function constructor', "result = globalThis.constructor.constructor('return process')().env;", /ReferenceError: 'process' is not defined/],
-  ['a function\'s constructor', "result = service.route.push.constructor('return process')();", /ReferenceError: 'process' is not defined/],
-  ['import("fs")', "const fs = await import('fs');\nresult = fs.readFileSync('/etc/passwd', 'utf8');", /cannot import "fs"/],
-  ['import "node:child_process"', "import { execSync } from 'node:child_process';\nresult = execSync('id');", /cannot import "node:child_process"/],
+  [
+    'the Function constructor',
+    "result = globalThis.constructor.constructor('return process')().env;",
+    /ReferenceError: 'process' is not defined/,
+  ],
+  [
+    "a function's constructor",
+    "result = service.route.push.constructor('return process')();",
+    /ReferenceError: 'process' is not defined/,
+  ],
+  [
+    'import("fs")',
+    "const fs = await import('fs');\nresult = fs.readFileSync('/etc/passwd', 'utf8');",
+    /cannot import "fs"/,
+  ],
+  [
+    'import "node:child_process"',
+    "import { execSync } from 'node:child_process';\nresult = execSync('id');",
+    /cannot import "node:child_process"/,
+  ],
   ['fetch', "result = await fetch('http://127.0.0.1:5432/');", /ReferenceError: 'fetch' is not defined/],
   ['setTimeout', 'setTimeout(() => { result = 1; }, 0);', /ReferenceError: 'setTimeout' is not defined/],
   ['setInterval', 'setInterval(() => {}, 1);', /ReferenceError: 'setInterval' is not defined/],
@@ -24,7 +44,30 @@ const ESCAPES: Array<[string, string, RegExp]> = [
 ];
 
 /** Host globals a script might look for; none may exist inside. */
-const HOST_NAMES = ['require', 'process', 'module', 'exports', '__dirname', '__filename', 'Buffer', 'fetch', 'setTimeout', 'setInterval', 'setImmediate', 'clearTimeout', 'queueMicrotask', 'WebAssembly', 'XMLHttpRequest', 'WebSocket', 'Worker', 'std', 'os', 'Deno', 'Bun', 'global'];
+const HOST_NAMES = [
+  'require',
+  'process',
+  'module',
+  'exports',
+  '__dirname',
+  '__filename',
+  'Buffer',
+  'fetch',
+  'setTimeout',
+  'setInterval',
+  'setImmediate',
+  'clearTimeout',
+  'queueMicrotask',
+  'WebAssembly',
+  'XMLHttpRequest',
+  'WebSocket',
+  'Worker',
+  'std',
+  'os',
+  'Deno',
+  'Bun',
+  'global',
+];
 
 describe('sandbox: escape attempts fail inside the sandbox', function () {
   this.timeout(120_000);
@@ -44,15 +87,40 @@ describe('sandbox: escape attempts fail inside the sandbox', function () {
     });
   }
 
-  it('finds none of the host\'s globals, and only the contract\'s own beyond the language\'s', async () => {
-    const r = await sandbox.run(job(`result = { found: ${JSON.stringify(HOST_NAMES)}.filter((n) => typeof globalThis[n] !== 'undefined'), own: Object.getOwnPropertyNames(globalThis).filter((n) => /^[a-z]/.test(n)) };`));
+  it("finds none of the host's globals, and only the contract's own beyond the language's", async () => {
+    const r = await sandbox.run(
+      job(
+        `result = { found: ${JSON.stringify(HOST_NAMES)}.filter((n) => typeof globalThis[n] !== 'undefined'), own: Object.getOwnPropertyNames(globalThis).filter((n) => /^[a-z]/.test(n)) };`,
+      ),
+    );
     expect(r.ok).to.equal(true);
     expect((r.result as { found: string[] }).found).to.deep.equal([]);
     const own = (r.result as { own: string[] }).own;
-    expect(own.filter((n) => !['parseInt', 'parseFloat', 'isNaN', 'isFinite', 'decodeURI', 'decodeURIComponent', 'encodeURI', 'encodeURIComponent', 'escape', 'unescape', 'undefined', 'eval', 'globalThis'].includes(n)).sort()).to.deep.equal(['console', 'input', 'result', 'service']);
+    expect(
+      own
+        .filter(
+          (n) =>
+            ![
+              'parseInt',
+              'parseFloat',
+              'isNaN',
+              'isFinite',
+              'decodeURI',
+              'decodeURIComponent',
+              'encodeURI',
+              'encodeURIComponent',
+              'escape',
+              'unescape',
+              'undefined',
+              'eval',
+              'globalThis',
+            ].includes(n),
+        )
+        .sort(),
+    ).to.deep.equal(['console', 'input', 'result', 'service']);
   });
 
-  it('cannot replace the contract\'s service or console', async () => {
+  it("cannot replace the contract's service or console", async () => {
     const r = await sandbox.run(job('"use strict";\nservice = { route: { push() {} } };'));
     expect(r.ok).to.equal(false);
     expect(r.error?.message).to.match(/TypeError/);
@@ -80,14 +148,22 @@ describe('sandbox: only JSON crosses the boundary', function () {
   };
 
   it('reads a result with getters and toJSON as the JSON they produce, as plain host data', async () => {
-    const r = await sandbox.run(job('class Secret { get hidden() { return "h"; } }\nresult = { get x() { return 1; }, nested: { toJSON() { return { replaced: true }; } }, list: [new Secret(), () => 1], fn: () => 2 };'));
+    const r = await sandbox.run(
+      job(
+        'class Secret { get hidden() { return "h"; } }\nresult = { get x() { return 1; }, nested: { toJSON() { return { replaced: true }; } }, list: [new Secret(), () => 1], fn: () => 2 };',
+      ),
+    );
     expect(r.ok).to.equal(true);
     expect(r.result).to.deep.equal({ x: 1, nested: { replaced: true }, list: [{}, null] });
     plain(r.result);
   });
 
   it('drops __proto__ keys, so a result merged into a host object cannot change its prototype', async () => {
-    const r = await sandbox.run(job('result = JSON.parse(\'{"__proto__": {"polluted": true}, "a": {"__proto__": {"deep": 1}, "b": 2}}\');\nservice.route.push(JSON.parse(\'{"__proto__": {"polluted": true}}\'));'));
+    const r = await sandbox.run(
+      job(
+        'result = JSON.parse(\'{"__proto__": {"polluted": true}, "a": {"__proto__": {"deep": 1}, "b": 2}}\');\nservice.route.push(JSON.parse(\'{"__proto__": {"polluted": true}}\'));',
+      ),
+    );
     expect(r.ok).to.equal(true);
     expect(r.result).to.deep.equal({ a: { b: 2 } });
     expect(Object.hasOwn(r.result as object, '__proto__')).to.equal(false);
@@ -97,7 +173,11 @@ describe('sandbox: only JSON crosses the boundary', function () {
   });
 
   it('is not fooled by a script that replaces JSON.stringify or pollutes its own prototypes', async () => {
-    const r = await sandbox.run(job('JSON.stringify = () => \'{"forged": true}\';\nObject.prototype.toJSON = undefined;\nArray.prototype.map = () => "x";\nresult = { real: [1, 2] };\nservice.route.push({ also: "real" });\nconsole.log({ logged: 1 });'));
+    const r = await sandbox.run(
+      job(
+        'JSON.stringify = () => \'{"forged": true}\';\nObject.prototype.toJSON = undefined;\nArray.prototype.map = () => "x";\nresult = { real: [1, 2] };\nservice.route.push({ also: "real" });\nconsole.log({ logged: 1 });',
+      ),
+    );
     expect(r.ok).to.equal(true);
     expect(r.result).to.deep.equal({ real: [1, 2] });
     expect(r.pushed).to.deep.equal([{ also: 'real' }]);
@@ -119,7 +199,12 @@ describe('sandbox: only JSON crosses the boundary', function () {
 
   it('does not leak host objects in input: the script gets a copy, and its changes do not come back', async () => {
     const headers = { 'x-a': '1' };
-    const r = await sandbox.run(job('input.headers["x-a"] = "changed";\nObject.prototype.injected = 1;\nresult = Object.getPrototypeOf(input.headers) === Object.prototype;', { input: { body: 'text', headers, key: null } }));
+    const r = await sandbox.run(
+      job(
+        'input.headers["x-a"] = "changed";\nObject.prototype.injected = 1;\nresult = Object.getPrototypeOf(input.headers) === Object.prototype;',
+        { input: { body: 'text', headers, key: null } },
+      ),
+    );
     expect(r.result).to.equal(true);
     expect(headers).to.deep.equal({ 'x-a': '1' });
     expect(({} as { injected?: unknown }).injected).to.equal(undefined);
@@ -134,7 +219,9 @@ describe('sandbox: runaway scripts end as ok:false within the deadline, and the 
   });
   after(() => sandbox.close());
 
-  async function runaway(script: string): Promise<{ result: SandboxResult; ms: number; ticks: number; longestGapMs: number }> {
+  async function runaway(
+    script: string,
+  ): Promise<{ result: SandboxResult; ms: number; ticks: number; longestGapMs: number }> {
     const { value, ticks, longestGapMs } = await whileTicking(() => timed(sandbox, job(script)));
     return { ...value, ticks, longestGapMs };
   }
@@ -148,8 +235,13 @@ describe('sandbox: runaway scripts end as ok:false within the deadline, and the 
   it('while(true){}: deadline', async () => {
     const run = await runaway('let n = 0;\nwhile (true) { n++; }');
     expect(run.result.ok).to.equal(false);
-    expect(run.result.error).to.deep.include({ limit: 'deadline', message: `the script ran past its deadline of ${DEADLINE} ms` });
-    expect(run.ms).to.be.at.least(DEADLINE * 0.9).and.below(ANSWER_WITHIN);
+    expect(run.result.error).to.deep.include({
+      limit: 'deadline',
+      message: `the script ran past its deadline of ${DEADLINE} ms`,
+    });
+    expect(run.ms)
+      .to.be.at.least(DEADLINE * 0.9)
+      .and.below(ANSWER_WITHIN);
     hostStayedResponsive(run);
   });
 
@@ -195,7 +287,9 @@ describe('sandbox: runaway scripts end as ok:false within the deadline, and the 
     expect(awaited.ms).to.be.below(ANSWER_WITHIN);
     const assigned = await runaway('result = new Promise(() => {});');
     expect(assigned.result.error?.message).to.equal('`result` is a promise that never settles');
-    const chained = await runaway('let go;\nconst gate = new Promise((r) => { go = r; });\nresult = gate.then(() => 1);');
+    const chained = await runaway(
+      'let go;\nconst gate = new Promise((r) => { go = r; });\nresult = gate.then(() => 1);',
+    );
     expect(chained.result.ok).to.equal(false);
   });
 
@@ -206,7 +300,10 @@ describe('sandbox: runaway scripts end as ok:false within the deadline, and the 
       // Each chain keeps every promise it made pending on the next, so it grows: on a fast machine
       // it fills the memory before the deadline comes (the allocation then fails inside a promise
       // job, where only the heap's ceiling tells), on a slow one the deadline comes first.
-      for (const script of ['const again = () => Promise.resolve().then(again);\nagain();', 'async function loop() { await null; return loop(); }\nresult = loop();']) {
+      for (const script of [
+        'const again = () => Promise.resolve().then(again);\nagain();',
+        'async function loop() { await null; return loop(); }\nresult = loop();',
+      ]) {
         const { result, ms } = await timed(patient, job(script));
         expect(result.ok, `${script}: ${JSON.stringify(result)}`).to.equal(false);
         expect(result.error?.limit, `${script}: ${JSON.stringify(result)}`).to.be.oneOf(['deadline', 'memory']);
@@ -233,7 +330,9 @@ describe('sandbox: runaway scripts end as ok:false within the deadline, and the 
     expect(one.result.error?.limit).to.equal('output');
     expect(one.result.logs.join('\n').length).to.be.at.most(DEFAULT_LIMITS.output_bytes);
     expect(one.ms).to.be.below(ANSWER_WITHIN);
-    const many = await runaway('const line = "y".repeat(1023);\nfor (let i = 0; i < 10 * 1024; i++) console.log(line);');
+    const many = await runaway(
+      'const line = "y".repeat(1023);\nfor (let i = 0; i < 10 * 1024; i++) console.log(line);',
+    );
     expect(many.result.ok).to.equal(false);
     expect(many.result.error?.limit).to.equal('output');
     expect(many.result.logs.length).to.be.at.most(1024);

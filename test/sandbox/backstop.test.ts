@@ -9,19 +9,30 @@ const MARGIN = 300;
 describe('sandbox: the host backstop', function () {
   this.timeout(120_000);
 
-  describe('with the interpreter\'s interrupt handler turned off (only the backstop can stop a script)', () => {
+  describe("with the interpreter's interrupt handler turned off (only the backstop can stop a script)", () => {
     let sandbox: Sandbox;
     const incidents: SandboxIncident[] = [];
     before(() => {
-      sandbox = newSandbox({ poolSize: 1, interruptHandler: false, backstopMarginMs: MARGIN, limits: { deadline_ms: DEADLINE }, onIncident: (incident) => incidents.push(incident) });
+      sandbox = newSandbox({
+        poolSize: 1,
+        interruptHandler: false,
+        backstopMarginMs: MARGIN,
+        limits: { deadline_ms: DEADLINE },
+        onIncident: (incident) => incidents.push(incident),
+      });
     });
     after(() => sandbox.close());
 
     it('terminates the worker once the deadline passed by the margin, answers deadline, and the host keeps ticking', async () => {
       const { value, longestGapMs } = await whileTicking(() => timed(sandbox, job('while (true) {}')));
       expect(value.result.ok).to.equal(false);
-      expect(value.result.error).to.deep.equal({ message: `the script ran past its deadline of ${DEADLINE} ms`, limit: 'deadline' });
-      expect(value.ms).to.be.at.least(DEADLINE + MARGIN - 20).and.below(DEADLINE + MARGIN + 3000);
+      expect(value.result.error).to.deep.equal({
+        message: `the script ran past its deadline of ${DEADLINE} ms`,
+        limit: 'deadline',
+      });
+      expect(value.ms)
+        .to.be.at.least(DEADLINE + MARGIN - 20)
+        .and.below(DEADLINE + MARGIN + 3000);
       expect(longestGapMs).to.be.below(DEADLINE);
       expect(incidents).to.have.length(1);
       expect(incidents[0]).to.deep.include({ kind: 'backstop', tenantId: 'tenant-a' });
@@ -36,7 +47,10 @@ describe('sandbox: the host backstop', function () {
     });
 
     it('queued runs wait for the replacement instead of failing', async () => {
-      const [stuck, queued] = await Promise.all([sandbox.run(job('while (true) {}')), sandbox.run(job('result = "after";'))]);
+      const [stuck, queued] = await Promise.all([
+        sandbox.run(job('while (true) {}')),
+        sandbox.run(job('result = "after";')),
+      ]);
       expect(stuck.error?.limit).to.equal('deadline');
       expect(queued).to.deep.include({ ok: true, result: 'after' });
     });

@@ -26,7 +26,10 @@ export async function timed(sandbox: Sandbox, j: SandboxJob): Promise<{ result: 
  * Counts host timer ticks while `work` runs: the host's event loop stays free only if the
  * ticks keep coming (a script run on the main thread would starve them).
  */
-export async function whileTicking<T>(work: () => Promise<T>, everyMs = 20): Promise<{ value: T; ticks: number; longestGapMs: number }> {
+export async function whileTicking<T>(
+  work: () => Promise<T>,
+  everyMs = 20,
+): Promise<{ value: T; ticks: number; longestGapMs: number }> {
   let ticks = 0;
   let last = performance.now();
   let longestGapMs = 0;

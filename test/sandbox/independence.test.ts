@@ -4,7 +4,9 @@ import { fromRoot } from '../../kernel/paths.js';
 
 describe('sandbox: a module of its own', () => {
   const dir = fromRoot('sandbox');
-  const sources = readdirSync(dir).filter((name) => name.endsWith('.ts')).map((name) => ({ name, text: readFileSync(`${dir}/${name}`, 'utf8') }));
+  const sources = readdirSync(dir)
+    .filter((name) => name.endsWith('.ts'))
+    .map((name) => ({ name, text: readFileSync(`${dir}/${name}`, 'utf8') }));
 
   it('imports nothing from kernel/ or plugins/, and only node built-ins, quickjs-emscripten and its own files', () => {
     expect(sources.length).to.be.at.least(5);

@@ -2,9 +2,16 @@ import { expect } from 'chai';
 import { loadModule, normalizeModule, resolveRelative } from '../../sandbox/modules.js';
 
 describe('sandbox: module resolution within the workspace', () => {
-  const files = { 'main.js': '', 'lib/a.js': '', 'lib/b.mjs': '', 'lib/util/index.js': '', 'data.json': '{"n": 1}', 'bad.json': '{' };
+  const files = {
+    'main.js': '',
+    'lib/a.js': '',
+    'lib/b.mjs': '',
+    'lib/util/index.js': '',
+    'data.json': '{"n": 1}',
+    'bad.json': '{',
+  };
 
-  it('resolves relative paths against the importing file\'s folder', () => {
+  it("resolves relative paths against the importing file's folder", () => {
     expect(resolveRelative('main.js', './lib/a.js')).to.equal('lib/a.js');
     expect(resolveRelative('lib/a.js', './b.mjs')).to.equal('lib/b.mjs');
     expect(resolveRelative('lib/util/index.js', '../../main.js')).to.equal('main.js');

@@ -11,10 +11,12 @@ describe('sandbox: a run', function () {
   after(() => sandbox.close());
 
   it('sees input, decodes it, pushes, logs and assigns result', async () => {
-    const r = await sandbox.run(job(
-      'const v = service.json.decode(input.body);\nconsole.log("got", v, 7, null, undefined);\nservice.route.push({ doubled: v.a * 2 });\nservice.route.push("second");\nresult = { key: input.key, header: input.headers["x-kind"], sum: v.a + 1 };',
-      { input: { body: '{"a":20}', headers: { 'x-kind': 'order' }, key: 'k-1' } },
-    ));
+    const r = await sandbox.run(
+      job(
+        'const v = service.json.decode(input.body);\nconsole.log("got", v, 7, null, undefined);\nservice.route.push({ doubled: v.a * 2 });\nservice.route.push("second");\nresult = { key: input.key, header: input.headers["x-kind"], sum: v.a + 1 };',
+        { input: { body: '{"a":20}', headers: { 'x-kind': 'order' }, key: 'k-1' } },
+      ),
+    );
     expect(r.error).to.equal(undefined);
     expect(r.ok).to.equal(true);
     expect(r.result).to.deep.equal({ key: 'k-1', header: 'order', sum: 21 });
@@ -25,12 +27,19 @@ describe('sandbox: a run', function () {
 
   it('gives a binary body as a Uint8Array, which service.json.decode reads as UTF-8', async () => {
     const body = new TextEncoder().encode('{"name":"Zoë"}');
-    const r = await sandbox.run(job('result = { isBytes: input.body instanceof Uint8Array, length: input.body.length, name: service.json.decode(input.body).name, sub: service.json.decode(input.body.subarray(8, 14)) };', { input: { body, headers: {}, key: null } }));
+    const r = await sandbox.run(
+      job(
+        'result = { isBytes: input.body instanceof Uint8Array, length: input.body.length, name: service.json.decode(input.body).name, sub: service.json.decode(input.body.subarray(8, 14)) };',
+        { input: { body, headers: {}, key: null } },
+      ),
+    );
     expect(r.result).to.deep.equal({ isBytes: true, length: body.length, name: 'Zoë', sub: 'Zoë' });
   });
 
   it('answers ok:false with a clear message when service.json.decode meets bad JSON', async () => {
-    const r = await sandbox.run(job('\nresult = service.json.decode(input.body);', { input: { body: '{nope', headers: {}, key: null } }));
+    const r = await sandbox.run(
+      job('\nresult = service.json.decode(input.body);', { input: { body: '{nope', headers: {}, key: null } }),
+    );
     expect(r.ok).to.equal(false);
     expect(r.error?.message).to.match(/^SyntaxError: service\.json\.decode: invalid JSON/);
     expect(r.error?.line).to.equal(2);
@@ -49,19 +58,31 @@ describe('sandbox: a run', function () {
   });
 
   it('imports workspace modules by relative path, in folders and up again, and JSON files', async () => {
-    const r = await sandbox.run(job({
-      'main.js': 'import { double } from "./lib/math.js";\nimport { label } from "./lib/deep/label.js";\nimport config from "./config.json";\nresult = label(double(config.n));',
-      'lib/math.js': 'export const double = (n) => n * 2;',
-      'lib/deep/label.js': 'import { prefix } from "../../prefix.js";\nexport const label = (v) => prefix + v;',
-      'prefix.js': 'export const prefix = "n=";',
-      'config.json': '{"n": 21}',
-    }));
+    const r = await sandbox.run(
+      job({
+        'main.js':
+          'import { double } from "./lib/math.js";\nimport { label } from "./lib/deep/label.js";\nimport config from "./config.json";\nresult = label(double(config.n));',
+        'lib/math.js': 'export const double = (n) => n * 2;',
+        'lib/deep/label.js': 'import { prefix } from "../../prefix.js";\nexport const label = (v) => prefix + v;',
+        'prefix.js': 'export const prefix = "n=";',
+        'config.json': '{"n": 21}',
+      }),
+    );
     expect(r.error).to.equal(undefined);
     expect(r.result).to.equal('n=42');
   });
 
   it('runs another entry than main.js when asked', async () => {
-    const r = await sandbox.run(job({ 'main.js': 'result = 1', 'jobs/other.js': 'import { v } from "./v.js"; result = v', 'jobs/v.js': 'export const v = 2' }, { entry: 'jobs/other.js' }));
+    const r = await sandbox.run(
+      job(
+        {
+          'main.js': 'result = 1',
+          'jobs/other.js': 'import { v } from "./v.js"; result = v',
+          'jobs/v.js': 'export const v = 2',
+        },
+        { entry: 'jobs/other.js' },
+      ),
+    );
     expect(r.result).to.equal(2);
   });
 
@@ -92,7 +113,12 @@ describe('sandbox: a run', function () {
     expect(syntax.error?.message).to.match(/^SyntaxError: /);
     expect(syntax.error?.line).to.equal(2);
 
-    const imported = await sandbox.run(job({ 'main.js': 'import { f } from "./lib.js";\nf();', 'lib.js': 'export function f() {\n  // nothing\n  throw new RangeError("from lib");\n}' }));
+    const imported = await sandbox.run(
+      job({
+        'main.js': 'import { f } from "./lib.js";\nf();',
+        'lib.js': 'export function f() {\n  // nothing\n  throw new RangeError("from lib");\n}',
+      }),
+    );
     expect(imported.error).to.deep.equal({ message: 'RangeError: from lib', line: 3, file: 'lib.js' });
 
     const syntaxInLib = await sandbox.run(job({ 'main.js': 'import "./lib.js";', 'lib.js': '\n\nlet let = 1;' }));
@@ -143,16 +169,25 @@ describe('sandbox: pool limits', function () {
   this.timeout(120_000);
 
   it('may be raised above the defaults; a job cannot raise memory past the pool, and a lower job limit stops large allocations', async () => {
-    const roomy = newSandbox({ poolSize: 1, limits: { memory_bytes: 96 * 1024 * 1024, output_bytes: 4 * 1024 * 1024 } });
+    const roomy = newSandbox({
+      poolSize: 1,
+      limits: { memory_bytes: 96 * 1024 * 1024, output_bytes: 4 * 1024 * 1024 },
+    });
     const tight = newSandbox({ poolSize: 1 });
     try {
       // About 48 MiB of live strings: past the default 32 MiB, within 96 MiB.
-      const script = 'const held = [];\nfor (let i = 0; i < 48; i++) held.push("x".repeat(1024 * 1024 - 64) + i);\nresult = held.length;';
-      expect(await roomy.run(job(script, { limits: { deadline_ms: 20_000 } }))).to.deep.include({ ok: true, result: 48 });
+      const script =
+        'const held = [];\nfor (let i = 0; i < 48; i++) held.push("x".repeat(1024 * 1024 - 64) + i);\nresult = held.length;';
+      expect(await roomy.run(job(script, { limits: { deadline_ms: 20_000 } }))).to.deep.include({
+        ok: true,
+        result: 48,
+      });
       const refused = await tight.run(job(script, { limits: { deadline_ms: 20_000, memory_bytes: 96 * 1024 * 1024 } }));
       expect(refused.ok).to.equal(false);
       expect(refused.error?.limit).to.equal('memory');
-      const lowered = await roomy.run(job('result = "x".repeat(16 * 1024 * 1024).length;', { limits: { memory_bytes: 8 * 1024 * 1024 } }));
+      const lowered = await roomy.run(
+        job('result = "x".repeat(16 * 1024 * 1024).length;', { limits: { memory_bytes: 8 * 1024 * 1024 } }),
+      );
       expect(lowered.error?.limit).to.equal('memory');
       const logs = await roomy.run(job('console.log("z".repeat(2 * 1024 * 1024));'));
       expect(logs.ok).to.equal(true);

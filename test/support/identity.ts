@@ -4,7 +4,9 @@ import type { TestKernel } from './kernel.js';
 
 /** The bootstrap admin's sign-in in the test profile (config/test.json, or RUNTIME_ADMIN_PASSWORD). */
 export function bootstrapCredentials(): { tenant_id: string; username: string; password: string } {
-  const config = JSON.parse(readFileSync(fromRoot('config', 'test.json'), 'utf8')) as { settings?: { identity?: { bootstrap?: { admin_password?: string } } } };
+  const config = JSON.parse(readFileSync(fromRoot('config', 'test.json'), 'utf8')) as {
+    settings?: { identity?: { bootstrap?: { admin_password?: string } } };
+  };
   const password = process.env.RUNTIME_ADMIN_PASSWORD || config.settings?.identity?.bootstrap?.admin_password;
   if (!password) throw new Error('config/test.json has no settings.identity.bootstrap.admin_password');
   return { tenant_id: 'default', username: 'admin', password };
@@ -21,9 +23,13 @@ export interface LoginResult {
 }
 
 /** Signs in with a password and returns the whole login response; throws unless 200. */
-export async function login(tk: TestKernel, credentials: { tenant_id: string; username: string; password: string }): Promise<LoginResult> {
+export async function login(
+  tk: TestKernel,
+  credentials: { tenant_id: string; username: string; password: string },
+): Promise<LoginResult> {
   const res = await tk.request('POST', '/auth/login', { body: credentials });
-  if (res.status !== 200) throw new Error(`login of ${credentials.tenant_id}/${credentials.username} failed: ${res.status} ${res.text}`);
+  if (res.status !== 200)
+    throw new Error(`login of ${credentials.tenant_id}/${credentials.username} failed: ${res.status} ${res.text}`);
   return res.body as LoginResult;
 }
 
@@ -45,18 +51,28 @@ export interface MintOptions {
 }
 
 /** Mints an API token with `roles` using `adminToken` and returns its secret (sk_…). */
-export async function mintToken(tk: TestKernel, adminToken: string, roles: string[], options: MintOptions = {}): Promise<string> {
+export async function mintToken(
+  tk: TestKernel,
+  adminToken: string,
+  roles: string[],
+  options: MintOptions = {},
+): Promise<string> {
   const body: Record<string, unknown> = { name: options.name ?? `test token ${roles.join(' ')}`, roles };
   if (options.tenantId !== undefined) body.tenant_id = options.tenantId;
   if (options.expiresInDays !== undefined) body.expires_in_days = options.expiresInDays;
   if (options.readOnly !== undefined) body.read_only = options.readOnly;
   const res = await tk.request('POST', '/api-tokens', { token: adminToken, body });
-  if (res.status !== 201) throw new Error(`minting an API token with roles ${roles.join(', ')} failed: ${res.status} ${res.text}`);
+  if (res.status !== 201)
+    throw new Error(`minting an API token with roles ${roles.join(', ')} failed: ${res.status} ${res.text}`);
   return (res.body as { secret: string }).secret;
 }
 
 /** Creates a user with a password and roles in a tenant (default: the admin's). */
-export async function createUser(tk: TestKernel, adminToken: string, user: { username: string; password: string; roles: string[]; tenantId?: string }): Promise<{ id: string }> {
+export async function createUser(
+  tk: TestKernel,
+  adminToken: string,
+  user: { username: string; password: string; roles: string[]; tenantId?: string },
+): Promise<{ id: string }> {
   const body: Record<string, unknown> = { username: user.username, password: user.password, roles: user.roles };
   if (user.tenantId !== undefined) body.tenant_id = user.tenantId;
   const res = await tk.request('POST', '/users', { token: adminToken, body });

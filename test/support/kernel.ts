@@ -32,7 +32,9 @@ export interface TestKernel {
 }
 
 /** The plugins the test profile enables (config/test.json): every built-in. */
-export const TEST_PROFILE_PLUGINS: readonly string[] = (JSON.parse(readFileSync(fromRoot('config', 'test.json'), 'utf8')) as { plugins: string[] }).plugins;
+export const TEST_PROFILE_PLUGINS: readonly string[] = (
+  JSON.parse(readFileSync(fromRoot('config', 'test.json'), 'utf8')) as { plugins: string[] }
+).plugins;
 
 /** True when the suite runs against a real PostgreSQL server (DATABASE_URL) rather than PGlite. */
 export const onPostgres = Boolean(process.env.DATABASE_URL);
@@ -45,7 +47,12 @@ export function testDatabase(schema = `t_${randomBytes(6).toString('hex')}`): Re
   return onPostgres ? { url: process.env.DATABASE_URL, schema } : { data_dir: 'memory' };
 }
 
-export async function request(base: string, method: string, path: string, options: RequestOptions = {}): Promise<HttpResult> {
+export async function request(
+  base: string,
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<HttpResult> {
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   let body: string | Buffer | undefined;
@@ -58,7 +65,7 @@ export async function request(base: string, method: string, path: string, option
   }
   const response = await fetch(`${base}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
   const text = await response.text();
-  let parsed: unknown = undefined;
+  let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {
@@ -78,7 +85,11 @@ export async function startKernel(
   delete env.RUNTIME_PLUGINS;
   const database = testDatabase(options.schema);
   const config = loadConfig({ profile: 'test', env, overrides: deepMerge({ database }, overrides) });
-  const kernel = await createKernel({ config, ...(options.clock ? { clock: options.clock } : {}), ...(options.plugins ? { plugins: options.plugins } : {}) });
+  const kernel = await createKernel({
+    config,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.plugins ? { plugins: options.plugins } : {}),
+  });
   const { url } = await kernel.listen();
   return {
     kernel,
@@ -101,7 +112,10 @@ export async function startKernel(
  * started first, then drops the schema over a connection of its own. Never the other way round: a
  * DROP … CASCADE while a kernel still runs waits for its jobs' locks and can end as a deadlock.
  */
-export async function closeSharingSchema(schema: string, ...kernels: ReadonlyArray<TestKernel | undefined>): Promise<void> {
+export async function closeSharingSchema(
+  schema: string,
+  ...kernels: ReadonlyArray<TestKernel | undefined>
+): Promise<void> {
   for (const kernel of [...kernels].reverse()) await kernel?.close();
   if (!onPostgres) return;
   const db = knexFactory({ client: 'pg', connection: process.env.DATABASE_URL as string, pool: { min: 0, max: 1 } });

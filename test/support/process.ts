@@ -29,7 +29,15 @@ export function freshDataDir(): string {
  * "serving" line names its url and pid). DATABASE_URL is removed so the embedded database is used.
  */
 export function localEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', RUNTIME_DATA_DIR: dataDir, RUNTIME_LOG_LEVEL: 'info', RUNTIME_PROFILE: 'local', RUNTIME_ADMIN_PASSWORD: 'process-test-password-1', ...extra };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: '0',
+    RUNTIME_DATA_DIR: dataDir,
+    RUNTIME_LOG_LEVEL: 'info',
+    RUNTIME_PROFILE: 'local',
+    RUNTIME_ADMIN_PASSWORD: 'process-test-password-1',
+    ...extra,
+  };
   delete env.DATABASE_URL;
   delete env.RUNTIME_PLUGINS;
   return env;
@@ -50,7 +58,10 @@ export async function untilServing(proc: ServerProcess): Promise<RunningServer> 
   return new Promise<RunningServer>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no "serving" line in 60 s:\n${proc.output()}`)), 60000);
     const look = (): void => {
-      const line = proc.output().split('\n').find((l) => l.includes('"msg":"serving"'));
+      const line = proc
+        .output()
+        .split('\n')
+        .find((l) => l.includes('"msg":"serving"'));
       if (!line) return;
       clearTimeout(timer);
       proc.child.stdout.off('data', look);
@@ -68,7 +79,9 @@ export async function untilServing(proc: ServerProcess): Promise<RunningServer> 
 
 /** `node dist/kernel/main.js` (the compiled entry) on the local profile. */
 export function startNode(dataDir: string, extra: Record<string, string> = {}): Promise<RunningServer> {
-  return untilServing(spawnProcess(process.execPath, [join(PROJECT_ROOT, 'dist', 'kernel', 'main.js')], localEnv(dataDir, extra)));
+  return untilServing(
+    spawnProcess(process.execPath, [join(PROJECT_ROOT, 'dist', 'kernel', 'main.js')], localEnv(dataDir, extra)),
+  );
 }
 
 /** Whether a process still runs (a zombie waiting to be reaped does not). */
@@ -83,16 +96,6 @@ export function running(pid: number): boolean {
     return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
   } catch {
     return true;
-  }
-}
-
-/** Polls `condition` every `everyMs` (100 by default); resolves true when it holds, false after `ms`. */
-export async function within(ms: number, condition: () => boolean | Promise<boolean>, everyMs = 100): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (await condition()) return true;
-    if (Date.now() > deadline) return false;
-    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 

@@ -39,7 +39,8 @@ export function openSocket(tk: TestKernel, path: string, options: ClientOptions 
 /** Opens a WebSocket that must open. */
 export async function mustOpen(tk: TestKernel, path: string, options: ClientOptions = {}): Promise<WebSocket> {
   const opened = await openSocket(tk, path, options);
-  if (!opened.socket) throw new Error(`expected ${path} to open, got ${opened.refusal.status} ${JSON.stringify(opened.refusal.body)}`);
+  if (!opened.socket)
+    throw new Error(`expected ${path} to open, got ${opened.refusal.status} ${JSON.stringify(opened.refusal.body)}`);
   return opened.socket;
 }
 
@@ -66,7 +67,10 @@ export function inbox(socket: WebSocket): Inbox {
   const queue: Array<{ data: Buffer; binary: boolean }> = [];
   const waiting: Array<(m: { data: Buffer; binary: boolean }) => void> = [];
   socket.on('message', (data, binary) => {
-    const message = { data: Buffer.isBuffer(data) ? data : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]), binary };
+    const message = {
+      data: Buffer.isBuffer(data) ? data : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]),
+      binary,
+    };
     const waiter = waiting.shift();
     if (waiter) waiter(message);
     else queue.push(message);
@@ -95,7 +99,11 @@ export async function shut(socket: WebSocket): Promise<void> {
 }
 
 /** Mints a ticket over the fixture's POST /echo/tickets; throws unless 201. */
-export async function mintTicket(tk: TestKernel, token: string, body: { room: string; channel?: string; tenant_id?: string }): Promise<string> {
+export async function mintTicket(
+  tk: TestKernel,
+  token: string,
+  body: { room: string; channel?: string; tenant_id?: string },
+): Promise<string> {
   const res = await tk.request('POST', '/echo/tickets', { token, body });
   if (res.status !== 201) throw new Error(`minting a ticket failed: ${res.status} ${res.text}`);
   return (res.body as { ticket: string }).ticket;
@@ -120,10 +128,20 @@ export interface EventReader {
 /** Starts a GET of an event stream; `body` holds the error body when the status is not 200. */
 export async function readEvents(tk: TestKernel, path: string, token?: string): Promise<EventReader & { body?: any }> {
   const controller = new AbortController();
-  const response = await fetch(`${tk.url}${path}`, { headers: { accept: 'text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}) }, signal: controller.signal });
+  const response = await fetch(`${tk.url}${path}`, {
+    headers: { accept: 'text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    signal: controller.signal,
+  });
   if (response.status !== 200) {
     const text = await response.text();
-    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined, next: async () => undefined, comments: () => 0, cancel: async () => undefined };
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: text ? JSON.parse(text) : undefined,
+      next: async () => undefined,
+      comments: () => 0,
+      cancel: async () => undefined,
+    };
   }
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();

@@ -29,16 +29,6 @@ export class CuttableRelay {
   }
 }
 
-/** Polls `check` every 100 ms until it holds or `ms` have passed; returns whether it held. */
-export async function waitFor(check: () => Promise<boolean>, ms: number): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return false;
-}
-
 /** Skips the suite on the embedded database: there is no server to cut off. */
 export function skipWithoutServer(suite: Mocha.Context): void {
   console.log('      (skipped: needs a PostgreSQL server to cut off; runs when DATABASE_URL is set, as .ci/run does)');

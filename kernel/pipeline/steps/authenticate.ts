@@ -4,7 +4,13 @@ import type { Principal, StepFactory } from '../../types.js';
 
 /** The principal every call acts as when a local deployment runs with no authenticator. */
 export function localAdmin(tenantId: string, permissions: ReadonlySet<string>): Principal {
-  return { subjectId: 'local-admin', tenantId, credential: { kind: 'local', id: 'local' }, roles: ['admin'], permissions };
+  return {
+    subjectId: 'local-admin',
+    tenantId,
+    credential: { kind: 'local', id: 'local' },
+    roles: ['admin'],
+    permissions,
+  };
 }
 
 /**
@@ -13,7 +19,7 @@ export function localAdmin(tenantId: string, permissions: ReadonlySet<string>): 
  */
 export const authenticateStep: StepFactory = (route, kernel) => {
   if (route.decl.permission === PUBLIC) return null;
-  // A WebSocket route authenticates by its one-time ticket instead (steps/ticket.ts).
+  // A WebSocket route authenticates by its one-time ticket instead (kernel/realtime/ticket-step.ts).
   if (route.decl.upgrade === 'websocket') return null;
   if (kernel.config.auth.mode === 'none') {
     const everything = new Set(kernel.catalog.permissions.keys());
@@ -34,6 +40,10 @@ export const authenticateStep: StepFactory = (route, kernel) => {
     const presented = call.headers.authorization !== undefined || call.headers['x-api-key'] !== undefined;
     throw presented
       ? new ApiError('invalid_credentials', 'The credential is not recognised.')
-      : new ApiError('authentication_required', 'This route needs a credential: a session or API token as Authorization: Bearer, X-API-Key, or an OIDC access token.', { headers: { 'WWW-Authenticate': 'Bearer' } });
+      : new ApiError(
+          'authentication_required',
+          'This route needs a credential: a session or API token as Authorization: Bearer, X-API-Key, or an OIDC access token.',
+          { headers: { 'WWW-Authenticate': 'Bearer' } },
+        );
   };
 };

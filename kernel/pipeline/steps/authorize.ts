@@ -15,7 +15,8 @@ export const authorizeStep: StepFactory = (route) => {
     }
     if (permission !== AUTHENTICATED) {
       call.notes.permissionChecked = permission;
-      if (!principal.permissions.has(permission)) throw new ApiError('forbidden', `This call needs the permission ${permission}.`);
+      if (!principal.permissions.has(permission))
+        throw new ApiError('forbidden', `This call needs the permission ${permission}.`);
     }
     return next();
   };

@@ -52,11 +52,13 @@ function isId(value: unknown): value is JsonRpcId {
 
 /** Sorts a parsed message into request, notification, response or invalid (JSON-RPC §4, §5). */
 export function classify(message: unknown): Incoming {
-  if (!isObject(message) || message.jsonrpc !== '2.0') return { kind: 'invalid', id: null, reason: 'not a JSON-RPC 2.0 message' };
+  if (!isObject(message) || message.jsonrpc !== '2.0')
+    return { kind: 'invalid', id: null, reason: 'not a JSON-RPC 2.0 message' };
   const id = isId(message.id) ? message.id : null;
   if ('method' in message) {
     if (typeof message.method !== 'string') return { kind: 'invalid', id, reason: 'method must be a string' };
-    if (message.params !== undefined && !isObject(message.params)) return { kind: 'invalid', id, reason: 'params must be an object' };
+    if (message.params !== undefined && !isObject(message.params))
+      return { kind: 'invalid', id, reason: 'params must be an object' };
     const params = (message.params ?? {}) as Record<string, unknown>;
     if (!('id' in message)) return { kind: 'notification', method: message.method };
     if (id === null) return { kind: 'invalid', id: null, reason: 'id must be a string or a number' };

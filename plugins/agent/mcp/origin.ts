@@ -1,7 +1,12 @@
 import { ApiError } from '../../../kernel/errors.js';
 
 function isLoopback(hostname: string): boolean {
-  return hostname === 'localhost' || hostname.endsWith('.localhost') || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
+  return (
+    hostname === 'localhost' ||
+    hostname.endsWith('.localhost') ||
+    hostname === '[::1]' ||
+    /^127(\.\d{1,3}){3}$/.test(hostname)
+  );
 }
 
 /**
@@ -21,5 +26,8 @@ export function checkOrigin(origin: string | undefined, allowed: readonly string
     url = undefined;
   }
   if (url && url.origin !== 'null' && (isLoopback(url.hostname) || allowed.includes(url.origin))) return;
-  throw new ApiError('forbidden', `Origin ${origin.slice(0, 200)} may not use the MCP endpoint; allow it in settings.agent.allowed_origins.`);
+  throw new ApiError(
+    'forbidden',
+    `Origin ${origin.slice(0, 200)} may not use the MCP endpoint; allow it in settings.agent.allowed_origins.`,
+  );
 }

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { ApiError, toApiError } from '../../../kernel/errors.js';
 import type { Dispatcher, Principal } from '../../../kernel/types.js';
 import { ArgumentError, splitArguments } from '../arguments.js';
+import { offeredTo } from '../visibility.js';
 import type { McpTool, Tool } from '../tools.js';
 import { classify, failure, RPC_ERROR, RpcError, success, type JsonRpcResponse } from './jsonrpc.js';
 import { errorResult, replyResult, type ToolResult } from './tool-result.js';
@@ -24,7 +25,8 @@ export interface McpServerOptions {
   logger: Logger;
 }
 
-const INSTRUCTIONS = 'Each tool is one operation of the runtime control-plane API. A call runs with your credential: its permissions, tenant (pass tenant_id to choose one you may act in), read-only restriction and audit trail apply exactly as over REST. A failed call returns isError with the API error object {"error":{"code","message","status"}}; branch on error.code.';
+const INSTRUCTIONS =
+  'Each tool is one operation of the runtime control-plane API. A call runs with your credential: its permissions, tenant (pass tenant_id to choose one you may act in), read-only restriction and audit trail apply exactly as over REST. A failed call returns isError with the API error object {"error":{"code","message","status"}}; branch on error.code.';
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -44,16 +46,7 @@ export interface McpServer {
 export function createMcpServer(options: McpServerOptions): McpServer {
   const { tools, dispatcher, readOnly, serverInfo, logger } = options;
 
-  /** What the caller may see: its permissions allow the tool, and read-only callers see reads only. */
-  function visible(tool: Tool, principal: Principal): boolean {
-    const { permission, read_only: toolReadOnly } = tool.route.decl;
-    if ((readOnly || principal.readOnly) && !toolReadOnly) return false;
-    // A write is listed only when a declared permission grants it: session plumbing (login,
-    // refresh, logout) needs none, and an agent already connected with a credential has no use
-    // for it, so it would only widen what a narrow token appears able to do.
-    if (permission === 'public' || permission === 'authenticated') return toolReadOnly;
-    return principal.permissions.has(permission);
-  }
+  const visible = (tool: Tool, principal: Principal): boolean => offeredTo(tool, principal, readOnly);
 
   function list(principal: Principal): McpTool[] {
     const listed: McpTool[] = [];
@@ -64,7 +57,8 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   async function callTool(params: Record<string, unknown>, caller: McpCaller): Promise<ToolResult> {
     const { name } = params;
     const args = params.arguments ?? {};
-    if (typeof name !== 'string') throw new RpcError(RPC_ERROR.invalidParams, 'tools/call needs the tool name as params.name.');
+    if (typeof name !== 'string')
+      throw new RpcError(RPC_ERROR.invalidParams, 'tools/call needs the tool name as params.name.');
     if (!isPlainObject(args)) throw new RpcError(RPC_ERROR.invalidParams, 'params.arguments must be an object.');
     const tool = tools.get(name);
     if (!tool) throw new RpcError(RPC_ERROR.invalidParams, `Unknown tool: ${name.slice(0, 100)}`);
@@ -96,15 +90,21 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       // Arguments the route's schemas refuse are a protocol error (the agent sent a bad call),
       // carrying the same pointers a REST client gets; anything else is the tool's own outcome.
       if (error.code === 'validation_error') throw new RpcError(RPC_ERROR.invalidParams, error.message, error.toBody());
-      if (error.status >= 500) logger.error({ err: error.cause ?? err, requestId: caller.requestId, tool: name }, 'tool call failed');
+      if (error.status >= 500)
+        logger.error({ err: error.cause ?? err, requestId: caller.requestId, tool: name }, 'tool call failed');
       return errorResult(error);
     }
   }
 
-  async function dispatch(method: string, params: Record<string, unknown>, caller: McpCaller): Promise<Record<string, unknown>> {
+  async function dispatch(
+    method: string,
+    params: Record<string, unknown>,
+    caller: McpCaller,
+  ): Promise<Record<string, unknown>> {
     switch (method) {
       case 'initialize': {
-        if (typeof params.protocolVersion !== 'string') throw new RpcError(RPC_ERROR.invalidParams, 'initialize needs params.protocolVersion.');
+        if (typeof params.protocolVersion !== 'string')
+          throw new RpcError(RPC_ERROR.invalidParams, 'initialize needs params.protocolVersion.');
         return {
           protocolVersion: negotiate(params.protocolVersion),
           capabilities: { tools: { listChanged: false } },
@@ -127,7 +127,8 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     list,
     async handle(message, caller) {
       const incoming = classify(message);
-      if (incoming.kind === 'invalid') return failure(incoming.id, RPC_ERROR.invalidRequest, `Invalid request: ${incoming.reason}.`);
+      if (incoming.kind === 'invalid')
+        return failure(incoming.id, RPC_ERROR.invalidRequest, `Invalid request: ${incoming.reason}.`);
       // Notifications (initialized, cancelled, progress) and client responses need no answer:
       // a stateless server has nothing to update for them.
       if (incoming.kind !== 'request') return undefined;

@@ -34,7 +34,8 @@ export function replyResult(reply: Reply): ToolResult {
   const body = reply.body;
   let structured = isRecord(body) ? body : undefined;
   const cursor = headerValue(reply.headers, 'x-next-cursor');
-  if (cursor !== undefined && structured && !('next_cursor' in structured)) structured = { ...structured, next_cursor: cursor };
+  if (cursor !== undefined && structured && !('next_cursor' in structured))
+    structured = { ...structured, next_cursor: cursor };
   let text: string;
   if (body === undefined || body === null || body === '') text = JSON.stringify({ status: reply.status });
   else if (Buffer.isBuffer(body)) text = `base64:${body.toString('base64')}`;

@@ -12,5 +12,8 @@ export function negotiate(requested: string): string {
 /** The `MCP-Protocol-Version` header of later requests must name a supported revision (else 400). */
 export function checkVersionHeader(value: string | undefined): void {
   if (value === undefined || (SUPPORTED_VERSIONS as readonly string[]).includes(value)) return;
-  throw new ApiError('bad_request', `Unsupported MCP-Protocol-Version ${value.slice(0, 40)}; supported: ${SUPPORTED_VERSIONS.join(', ')}.`);
+  throw new ApiError(
+    'bad_request',
+    `Unsupported MCP-Protocol-Version ${value.slice(0, 40)}; supported: ${SUPPORTED_VERSIONS.join(', ')}.`,
+  );
 }

@@ -48,7 +48,9 @@ export const createAlerts: Migration = {
       t.index(['tenant_id', 'state', 'id']);
     });
     // At most one open (pending or firing) alert per rule and series.
-    await db.raw("CREATE UNIQUE INDEX alerts_alerts_open ON alerts_alerts (tenant_id, rule_id, fingerprint) WHERE state IN ('pending', 'firing')");
+    await db.raw(
+      "CREATE UNIQUE INDEX alerts_alerts_open ON alerts_alerts (tenant_id, rule_id, fingerprint) WHERE state IN ('pending', 'firing')",
+    );
     await db.schema.createTable('alerts_silences', (t) => {
       t.text('tenant_id').notNullable();
       t.text('id').notNullable();
@@ -77,6 +79,7 @@ export const createAlerts: Migration = {
     await db.raw('CREATE INDEX alerts_notifications_due ON alerts_notifications (next_at) WHERE sent_at IS NULL');
   },
   async down(db) {
-    for (const table of ['alerts_notifications', 'alerts_silences', 'alerts_alerts', 'alerts_rules']) await db.schema.dropTableIfExists(table);
+    for (const table of ['alerts_notifications', 'alerts_silences', 'alerts_alerts', 'alerts_rules'])
+      await db.schema.dropTableIfExists(table);
   },
 };

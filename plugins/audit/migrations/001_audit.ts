@@ -51,7 +51,11 @@ export const createAudit: Migration = {
         RAISE EXCEPTION 'audit records are append-only: % is not allowed', TG_OP USING ERRCODE = 'insufficient_privilege';
       END
       $$`);
-    await db.raw('CREATE TRIGGER audit_records_no_change BEFORE UPDATE OR DELETE ON audit_records FOR EACH ROW EXECUTE FUNCTION audit_records_append_only()');
-    await db.raw('CREATE TRIGGER audit_records_no_truncate BEFORE TRUNCATE ON audit_records FOR EACH STATEMENT EXECUTE FUNCTION audit_records_append_only()');
+    await db.raw(
+      'CREATE TRIGGER audit_records_no_change BEFORE UPDATE OR DELETE ON audit_records FOR EACH ROW EXECUTE FUNCTION audit_records_append_only()',
+    );
+    await db.raw(
+      'CREATE TRIGGER audit_records_no_truncate BEFORE TRUNCATE ON audit_records FOR EACH STATEMENT EXECUTE FUNCTION audit_records_append_only()',
+    );
   },
 };

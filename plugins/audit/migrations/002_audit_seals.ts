@@ -33,7 +33,9 @@ export const sealAudit: Migration = {
         RETURN NEW;
       END
       $$`);
-    await db.raw('CREATE TRIGGER audit_records_stamp BEFORE INSERT ON audit_records FOR EACH ROW EXECUTE FUNCTION audit_records_stamp()');
+    await db.raw(
+      'CREATE TRIGGER audit_records_stamp BEFORE INSERT ON audit_records FOR EACH ROW EXECUTE FUNCTION audit_records_stamp()',
+    );
 
     await db.schema.createTable('audit_seals', (t) => {
       t.text('tenant_id').notNullable();
@@ -45,10 +47,14 @@ export const sealAudit: Migration = {
       // Chain order is record order: the verifier walks records and seals together by this key.
       t.primary(['tenant_id', 'xact', 'record_id']);
     });
-    await db.raw('INSERT INTO audit_seals (tenant_id, xact, record_id, seq, prev_hash, hash) SELECT tenant_id, xact, id, seq, prev_hash, hash FROM audit_records');
+    await db.raw(
+      'INSERT INTO audit_seals (tenant_id, xact, record_id, seq, prev_hash, hash) SELECT tenant_id, xact, id, seq, prev_hash, hash FROM audit_records',
+    );
 
     await db.raw('ALTER TABLE audit_heads ADD COLUMN last_xact bigint, ADD COLUMN last_id uuid');
-    await db.raw(`UPDATE audit_heads h SET last_xact = s.xact, last_id = s.record_id FROM audit_seals s WHERE s.tenant_id = h.tenant_id AND s.seq = h.seq`);
+    await db.raw(
+      `UPDATE audit_heads h SET last_xact = s.xact, last_id = s.record_id FROM audit_seals s WHERE s.tenant_id = h.tenant_id AND s.seq = h.seq`,
+    );
 
     await db.schema.alterTable('audit_records', (t) => {
       t.dropPrimary();
@@ -75,8 +81,14 @@ export const sealAudit: Migration = {
         RETURN NEW;
       END
       $$`);
-    await db.raw('CREATE TRIGGER audit_heads_forward BEFORE UPDATE OR DELETE ON audit_heads FOR EACH ROW EXECUTE FUNCTION audit_heads_forward_only()');
-    await db.raw('CREATE TRIGGER audit_seals_no_change BEFORE UPDATE OR DELETE ON audit_seals FOR EACH ROW EXECUTE FUNCTION audit_records_append_only()');
-    await db.raw('CREATE TRIGGER audit_seals_no_truncate BEFORE TRUNCATE ON audit_seals FOR EACH STATEMENT EXECUTE FUNCTION audit_records_append_only()');
+    await db.raw(
+      'CREATE TRIGGER audit_heads_forward BEFORE UPDATE OR DELETE ON audit_heads FOR EACH ROW EXECUTE FUNCTION audit_heads_forward_only()',
+    );
+    await db.raw(
+      'CREATE TRIGGER audit_seals_no_change BEFORE UPDATE OR DELETE ON audit_seals FOR EACH ROW EXECUTE FUNCTION audit_records_append_only()',
+    );
+    await db.raw(
+      'CREATE TRIGGER audit_seals_no_truncate BEFORE TRUNCATE ON audit_seals FOR EACH STATEMENT EXECUTE FUNCTION audit_records_append_only()',
+    );
   },
 };

@@ -1,38 +1,68 @@
 import { ApiError } from '../../../kernel/errors.js';
-import { afterKey, pageOf } from '../../../kernel/plugin/api.js';
-import type { Call, Handler } from '../../../kernel/types.js';
+import { afterKey, operationHandlers, pageOf } from '../../../kernel/plugin/api.js';
+import type { Handler } from '../../../kernel/types.js';
+import type { Operations } from '../generated/manifest-types.js';
 import type { BpmnService } from '../service.js';
 import { DefinitionStore, definitionView } from '../store.js';
-
-const tenant = (call: Call): string => call.tenantId as string;
+import { decodeXml } from '../xml-encoding.js';
 
 /** POST/GET /bpmn/definitions, GET /bpmn/definitions/{key} and its XML. */
 export function definitionHandlers(service: BpmnService): Record<string, Handler> {
-  return {
+  return operationHandlers<Operations>({
     async deployBpmnDefinition(call) {
-      const bytes = Buffer.isBuffer(call.body) ? call.body : Buffer.alloc(0);
-      const xml = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
-      if (xml.includes('\u0000')) throw new ApiError('validation_error', 'The XML holds a NUL character.', { details: [{ in: 'body', pointer: '', message: 'holds NUL' }] });
-      const { definition, created } = await service.deploy(call.db, tenant(call), xml);
-      call.resourceId = definition.key;
-      call.notes.auditDetail = { ...(call.notes.auditDetail ?? {}), process_id: definition.process_id, version: definition.version, created };
-      return { status: 201, body: definitionView(definition), headers: { Location: `/bpmn/definitions/${definition.key}` } };
+      const xml = decodeXml(Buffer.isBuffer(call.body) ? call.body : Buffer.alloc(0));
+      if (xml.includes('\u0000'))
+        throw new ApiError('validation_error', 'The XML holds a NUL character.', {
+          details: [{ in: 'body', pointer: '', message: 'holds NUL' }],
+        });
+      const { definitions, warnings } = await service.deploy(call.db, call.tenantId, xml);
+      // The answer is the first executable process's definition (the one a single-process file has), with all of them listed.
+      const main = definitions.find((d) => d.definition.meta.executable !== false) ?? definitions[0]!;
+      call.resourceId = main.definition.key;
+      call.notes.auditDetail = {
+        ...(call.notes.auditDetail ?? {}),
+        process_id: main.definition.process_id,
+        version: main.definition.version,
+        created: main.created,
+        definitions: definitions.map((d) => ({
+          key: d.definition.key,
+          process_id: d.definition.process_id,
+          version: d.definition.version,
+        })),
+      };
+      return {
+        status: 201,
+        body: {
+          ...definitionView(main.definition),
+          definitions: definitions.map((d) => ({ ...definitionView(d.definition), created: d.created })),
+          warnings,
+        },
+        headers: { Location: `/bpmn/definitions/${main.definition.key}` },
+      };
     },
 
     async listBpmnDefinitions(call) {
       const page = pageOf(call);
-      const processId = typeof call.query.process_id === 'string' ? call.query.process_id : undefined;
-      const rows = await new DefinitionStore(call.db).list(tenant(call), processId !== undefined ? { process_id: processId } : {}, afterKey(page), page.fetch);
+      const processId = call.query.process_id;
+      const rows = await new DefinitionStore(call.db).list(
+        call.tenantId,
+        processId !== undefined ? { process_id: processId } : {},
+        afterKey(page),
+        page.fetch,
+      );
       return { status: 200, body: { items: rows.map(definitionView) } };
     },
 
     async getBpmnDefinition(call) {
-      return { status: 200, body: definitionView(await service.definition(call.db, tenant(call), String(call.params.key))) };
+      return {
+        status: 200,
+        body: definitionView(await service.definition(call.db, call.tenantId, call.params.key)),
+      };
     },
 
     async getBpmnDefinitionXml(call) {
-      const definition = await service.definition(call.db, tenant(call), String(call.params.key));
+      const definition = await service.definition(call.db, call.tenantId, call.params.key);
       return { status: 200, body: definition.xml };
     },
-  };
+  });
 }

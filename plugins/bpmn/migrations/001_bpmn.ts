@@ -124,6 +124,16 @@ export const createBpmn: Migration = {
     });
   },
   async down(db) {
-    for (const table of ['bpmn_incidents', 'bpmn_snapshots', 'bpmn_history', 'bpmn_timers', 'bpmn_subscriptions', 'bpmn_tasks', 'bpmn_instances', 'bpmn_definitions']) await db.schema.dropTableIfExists(table);
+    for (const table of [
+      'bpmn_incidents',
+      'bpmn_snapshots',
+      'bpmn_history',
+      'bpmn_timers',
+      'bpmn_subscriptions',
+      'bpmn_tasks',
+      'bpmn_instances',
+      'bpmn_definitions',
+    ])
+      await db.schema.dropTableIfExists(table);
   },
 };

@@ -36,7 +36,10 @@ export function avroCompatibility(previous: unknown, next: unknown): Compatibili
     try {
       reader.createResolver(writer);
     } catch (error) {
-      problems.push({ path: rootPath(reader), problem: `avsc cannot read old data with the new schema: ${error instanceof Error ? error.message : String(error)}` });
+      problems.push({
+        path: rootPath(reader),
+        problem: `avsc cannot read old data with the new schema: ${error instanceof Error ? error.message : String(error)}`,
+      });
     }
   }
   return problems;
@@ -68,7 +71,13 @@ function matches(writer: Type, reader: Type): boolean {
   return (PROMOTIONS[w] ?? []).includes(r);
 }
 
-function compare(writer: Type, reader: Type, path: string, problems: CompatibilityProblem[], seen: Map<Type, Set<Type>>): void {
+function compare(
+  writer: Type,
+  reader: Type,
+  path: string,
+  problems: CompatibilityProblem[],
+  seen: Map<Type, Set<Type>>,
+): void {
   // Recursive schemas (a linked list) meet the same pair again: once is enough.
   const pairs = seen.get(writer) ?? new Set<Type>();
   if (pairs.has(reader)) return;
@@ -77,17 +86,28 @@ function compare(writer: Type, reader: Type, path: string, problems: Compatibili
 
   if (isUnion(writer)) {
     for (const branch of writer.types) {
-      if (!isUnion(reader)) { compare(branch, reader, path, problems, seen); continue; }
+      if (!isUnion(reader)) {
+        compare(branch, reader, path, problems, seen);
+        continue;
+      }
       const target = pickBranch(branch, reader);
       if (target) compare(branch, target, path, problems, seen);
-      else problems.push({ path, problem: `the union no longer has a branch that reads ${describeAvro(branch)} (it was ${describeAvro(writer)}, now ${describeAvro(reader)})` });
+      else
+        problems.push({
+          path,
+          problem: `the union no longer has a branch that reads ${describeAvro(branch)} (it was ${describeAvro(writer)}, now ${describeAvro(reader)})`,
+        });
     }
     return;
   }
   if (isUnion(reader)) {
     const target = pickBranch(writer, reader);
     if (target) compare(writer, target, path, problems, seen);
-    else problems.push({ path, problem: `type changed from ${describeAvro(writer)} to ${describeAvro(reader)}, which has no branch that reads it` });
+    else
+      problems.push({
+        path,
+        problem: `type changed from ${describeAvro(writer)} to ${describeAvro(reader)}, which has no branch that reads it`,
+      });
     return;
   }
   if (!matches(writer, reader)) {
@@ -95,23 +115,47 @@ function compare(writer: Type, reader: Type, path: string, problems: Compatibili
     return;
   }
   switch (kindOf(reader)) {
-    case 'record': compareRecords(writer as avsc.types.RecordType, reader as avsc.types.RecordType, path, problems, seen); return;
-    case 'enum': compareEnums(writer as avsc.types.EnumType, reader as avsc.types.EnumType, path, problems); return;
+    case 'record':
+      compareRecords(writer as avsc.types.RecordType, reader as avsc.types.RecordType, path, problems, seen);
+      return;
+    case 'enum':
+      compareEnums(writer as avsc.types.EnumType, reader as avsc.types.EnumType, path, problems);
+      return;
     case 'fixed': {
       const before = (writer as avsc.types.FixedType).size;
       const after = (reader as avsc.types.FixedType).size;
       if (before !== after) problems.push({ path, problem: `fixed size changed from ${before} to ${after}` });
       return;
     }
-    case 'array': compare((writer as avsc.types.ArrayType).itemsType, (reader as avsc.types.ArrayType).itemsType, `${path}[]`, problems, seen); return;
-    case 'map': compare((writer as avsc.types.MapType).valuesType as Type, (reader as avsc.types.MapType).valuesType as Type, `${path}{}`, problems, seen); return;
-    default: return;
+    case 'array':
+      compare(
+        (writer as avsc.types.ArrayType).itemsType,
+        (reader as avsc.types.ArrayType).itemsType,
+        `${path}[]`,
+        problems,
+        seen,
+      );
+      return;
+    case 'map':
+      compare(
+        (writer as avsc.types.MapType).valuesType as Type,
+        (reader as avsc.types.MapType).valuesType as Type,
+        `${path}{}`,
+        problems,
+        seen,
+      );
+      return;
+    default:
+      return;
   }
 }
 
 /** The reader branch the specification picks for writer data: the first exact match, else the first that promotes. */
 function pickBranch(writer: Type, reader: avsc.types.WrappedUnionType): Type | undefined {
-  return reader.types.find((branch) => kindOf(branch) === kindOf(writer) && matches(writer, branch)) ?? reader.types.find((branch) => matches(writer, branch));
+  return (
+    reader.types.find((branch) => kindOf(branch) === kindOf(writer) && matches(writer, branch)) ??
+    reader.types.find((branch) => matches(writer, branch))
+  );
 }
 
 function describeMismatch(writer: Type, reader: Type): string {
@@ -122,18 +166,36 @@ function describeMismatch(writer: Type, reader: Type): string {
   return `type changed from ${describeAvro(writer)} to ${describeAvro(reader)}, which does not promote`;
 }
 
-function compareRecords(writer: avsc.types.RecordType, reader: avsc.types.RecordType, path: string, problems: CompatibilityProblem[], seen: Map<Type, Set<Type>>): void {
+function compareRecords(
+  writer: avsc.types.RecordType,
+  reader: avsc.types.RecordType,
+  path: string,
+  problems: CompatibilityProblem[],
+  seen: Map<Type, Set<Type>>,
+): void {
   for (const field of reader.fields) {
-    const old = writer.fields.find((candidate) => candidate.name === field.name || field.aliases.includes(candidate.name));
+    const old = writer.fields.find(
+      (candidate) => candidate.name === field.name || field.aliases.includes(candidate.name),
+    );
     const fieldPath = `${path}.${field.name}`;
     if (old) compare(old.type, field.type, fieldPath, problems, seen);
-    else if (field.defaultValue() === undefined) problems.push({ path: fieldPath, problem: 'field added without a default: data written before has no value for it' });
+    else if (field.defaultValue() === undefined)
+      problems.push({
+        path: fieldPath,
+        problem: 'field added without a default: data written before has no value for it',
+      });
   }
 }
 
-function compareEnums(writer: avsc.types.EnumType, reader: avsc.types.EnumType, path: string, problems: CompatibilityProblem[]): void {
+function compareEnums(
+  writer: avsc.types.EnumType,
+  reader: avsc.types.EnumType,
+  path: string,
+  problems: CompatibilityProblem[],
+): void {
   if ((reader as { default?: string }).default !== undefined) return;
   for (const symbol of writer.symbols) {
-    if (!reader.symbols.includes(symbol)) problems.push({ path, problem: `enum symbol ${symbol} removed (and the enum has no default to read it as)` });
+    if (!reader.symbols.includes(symbol))
+      problems.push({ path, problem: `enum symbol ${symbol} removed (and the enum has no default to read it as)` });
   }
 }

@@ -27,14 +27,21 @@ export function protobufCompatibility(previous: unknown, next: unknown): Compati
   const after = compileProto(next);
   const problems: CompatibilityProblem[] = [];
   if (before.type.fullName !== after.type.fullName && after.root.lookup(before.type.fullName) !== null) {
-    problems.push({ path: name(after.type), problem: `the codec's message changed from ${name(before.type)} to ${name(after.type)}: data written as one is read as the other` });
+    problems.push({
+      path: name(after.type),
+      problem: `the codec's message changed from ${name(before.type)} to ${name(after.type)}: data written as one is read as the other`,
+    });
   }
   const types = new Map(allTypes(after.root).map((type) => [type.fullName, type]));
   for (const old of allTypes(before.root)) {
     if (isWellKnown(old)) continue;
     const now = types.get(old.fullName);
     if (now) compareMessages(old, now, problems);
-    else problems.push({ path: name(old), problem: 'message removed (or renamed, or moved to another package): data that holds it can no longer be read' });
+    else
+      problems.push({
+        path: name(old),
+        problem: 'message removed (or renamed, or moved to another package): data that holds it can no longer be read',
+      });
   }
   const enums = new Map(allEnums(after.root).map((enumType) => [enumType.fullName, enumType]));
   for (const old of allEnums(before.root)) {
@@ -51,22 +58,40 @@ function compareMessages(old: protobuf.Type, now: protobuf.Type, problems: Compa
     const path = `${name(old)}.${field.name} (field ${field.id})`;
     const match = now.fieldsById[field.id];
     if (!match) {
-      if (!now.isReservedId(field.id)) problems.push({ path, problem: `field removed without reserving its number: add "reserved ${field.id};" so the number is never reused with another meaning` });
+      if (!now.isReservedId(field.id))
+        problems.push({
+          path,
+          problem: `field removed without reserving its number: add "reserved ${field.id};" so the number is never reused with another meaning`,
+        });
       continue;
     }
-    if (match.name !== field.name) problems.push({ path, problem: `field number ${field.id} is now named ${match.name}: values are read by name, so its data changes meaning (reserve the old number and use a new one)` });
-    if (valueType(field) !== valueType(match)) problems.push({ path, problem: `type changed from ${valueType(field)} to ${valueType(match)}` });
-    if (cardinality(field) !== cardinality(match)) problems.push({ path, problem: `changed from ${cardinality(field)} to ${cardinality(match)}` });
-    if (!field.required && match.required) problems.push({ path, problem: 'became required: data written before may lack it' });
+    if (match.name !== field.name)
+      problems.push({
+        path,
+        problem: `field number ${field.id} is now named ${match.name}: values are read by name, so its data changes meaning (reserve the old number and use a new one)`,
+      });
+    if (valueType(field) !== valueType(match))
+      problems.push({ path, problem: `type changed from ${valueType(field)} to ${valueType(match)}` });
+    if (cardinality(field) !== cardinality(match))
+      problems.push({ path, problem: `changed from ${cardinality(field)} to ${cardinality(match)}` });
+    if (!field.required && match.required)
+      problems.push({ path, problem: 'became required: data written before may lack it' });
     const oneof = match.partOf;
     if (oneof && !field.partOf) {
       const others = oneof.fieldsArray.filter((member) => member !== match && old.fieldsById[member.id] !== undefined);
-      if (others.length > 0) problems.push({ path, problem: `moved into oneof ${oneof.name} with ${others.map((member) => member.name).join(', ')}: data written before may set several of them` });
+      if (others.length > 0)
+        problems.push({
+          path,
+          problem: `moved into oneof ${oneof.name} with ${others.map((member) => member.name).join(', ')}: data written before may set several of them`,
+        });
     }
   }
   for (const field of now.fieldsArray) {
     if (field.required && old.fieldsById[field.id] === undefined) {
-      problems.push({ path: `${name(now)}.${field.name} (field ${field.id})`, problem: 'required field added: data written before has no value for it' });
+      problems.push({
+        path: `${name(now)}.${field.name} (field ${field.id})`,
+        problem: 'required field added: data written before has no value for it',
+      });
     }
   }
 }
@@ -74,9 +99,12 @@ function compareMessages(old: protobuf.Type, now: protobuf.Type, problems: Compa
 function compareEnums(old: protobuf.Enum, now: protobuf.Enum, problems: CompatibilityProblem[]): void {
   for (const [valueName, number] of Object.entries(old.values)) {
     const path = `${name(old)}.${valueName} (${number})`;
-    const names = Object.entries(now.values).filter(([, candidate]) => candidate === number).map(([candidate]) => candidate);
+    const names = Object.entries(now.values)
+      .filter(([, candidate]) => candidate === number)
+      .map(([candidate]) => candidate);
     if (names.length === 0) {
-      if (!now.isReservedId(number)) problems.push({ path, problem: `enum value removed without reserving its number: add "reserved ${number};"` });
+      if (!now.isReservedId(number))
+        problems.push({ path, problem: `enum value removed without reserving its number: add "reserved ${number};"` });
     } else if (!names.includes(valueName)) {
       problems.push({ path, problem: `enum value ${number} renamed to ${names.join(', ')}: values are shown by name` });
     }

@@ -11,7 +11,9 @@ import type { CodecKind, CompiledCodec } from './types.js';
 /**
  * `avro`: one Avro binary datum (no container file header, no schema-registry prefix). The
  * schema is the Avro schema as JSON. JSON mapping: longs per shared/json-out.ts, bytes and
- * fixed as base64, unions per avro/union.ts, logical types as their underlying type.
+ * fixed as base64, floats NaN, ±Infinity and -0 as the strings "NaN", "Infinity", "-Infinity",
+ * "-0", unions per avro/union.ts, logical types as their underlying type. Whatever decode returns,
+ * encode writes back to the same bytes (test/plugins/codecs/avro-round-trip.test.ts).
  */
 export const avroKind: CodecKind = {
   kind: 'avro',
@@ -28,7 +30,9 @@ export const avroKind: CodecKind = {
     try {
       resolver = reader.createResolver(writer);
     } catch (error) {
-      throw new CodecSchemaError(`avro schema /: data written with the older schema cannot be read with this one: ${error instanceof Error ? error.message : String(error)}`);
+      throw new CodecSchemaError(
+        `avro schema /: data written with the older schema cannot be read with this one: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     return avroCodec(reader, (bytes) => reader.fromBuffer(bytes, resolver), writer);
   },

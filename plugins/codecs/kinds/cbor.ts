@@ -20,15 +20,19 @@ function unwrapTag(value: object): { value: unknown } | undefined {
   const { contents } = value;
   switch (Number(value.tag)) {
     case 0:
-      if (typeof contents !== 'string' || !RFC3339.test(contents)) throw new CodecValueError('a date (tag 0) is not an RFC 3339 string');
+      if (typeof contents !== 'string' || !RFC3339.test(contents))
+        throw new CodecValueError('a date (tag 0) is not an RFC 3339 string');
       return { value: new Date(contents) };
     case 1:
-      if (typeof contents !== 'number' && typeof contents !== 'bigint') throw new CodecValueError('a date (tag 1) is not a number of seconds');
+      if (typeof contents !== 'number' && typeof contents !== 'bigint')
+        throw new CodecValueError('a date (tag 1) is not a number of seconds');
       return { value: new Date(Number(contents) * 1000) };
     case 2:
     case 3: {
-      if (!(contents instanceof Uint8Array)) throw new CodecValueError(`a bignum (tag ${String(value.tag)}) is not a byte string`);
-      if (contents.length > MAX_BIGNUM_BYTES) throw new CodecValueError(`a bignum longer than ${MAX_BIGNUM_BYTES} bytes is not supported`);
+      if (!(contents instanceof Uint8Array))
+        throw new CodecValueError(`a bignum (tag ${String(value.tag)}) is not a byte string`);
+      if (contents.length > MAX_BIGNUM_BYTES)
+        throw new CodecValueError(`a bignum longer than ${MAX_BIGNUM_BYTES} bytes is not supported`);
       const magnitude = contents.length === 0 ? 0n : BigInt(`0x${Buffer.from(contents).toString('hex')}`);
       return { value: Number(value.tag) === 2 ? magnitude : -1n - magnitude };
     }

@@ -33,7 +33,13 @@ const csvSchemaSchema = {
   properties: {
     delimiter: { type: 'string', minLength: 1, maxLength: 1, not: { enum: ['"', '\r', '\n'] } },
     header: { type: 'boolean' },
-    columns: { type: 'array', minItems: 1, maxItems: 10000, uniqueItems: true, items: { type: 'string', minLength: 1 } },
+    columns: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 10000,
+      uniqueItems: true,
+      items: { type: 'string', minLength: 1 },
+    },
   },
 };
 
@@ -75,14 +81,19 @@ function decodeCsv(text: string, delimiter: string, header: boolean, columns: st
     body = rows.slice(1);
     if (names === undefined) names = headerNames(first);
     else if (first.length !== names.length || first.some((name, i) => name !== names?.[i])) {
-      throw new CodecValueError(`the header line is "${first.join(delimiter)}" but the codec's columns are "${names.join(delimiter)}"`, { offset: 0 });
+      throw new CodecValueError(
+        `the header line is "${first.join(delimiter)}" but the codec's columns are "${names.join(delimiter)}"`,
+        { offset: 0 },
+      );
     }
   }
   if (names === undefined) return body;
   const fields = names;
   return body.map((row, index) => {
     if (row.length !== fields.length) {
-      throw new CodecValueError(`record ${index + 1} has ${row.length} fields but there are ${fields.length} columns (${fields.join(', ')})`);
+      throw new CodecValueError(
+        `record ${index + 1} has ${row.length} fields but there are ${fields.length} columns (${fields.join(', ')})`,
+      );
     }
     const record: Record<string, string> = {};
     fields.forEach((name, i) => setOwn(record, name, row[i] as string));
@@ -117,11 +128,14 @@ function headerNames(first: string[]): string[] {
 }
 
 function encodeCsv(value: unknown, delimiter: string, header: boolean, columns: string[] | undefined): string {
-  if (!Array.isArray(value)) throw new CodecValueError(`/: a csv codec encodes an array of records, not ${jsonTypeOf(value)}`, { pointer: '' });
+  if (!Array.isArray(value))
+    throw new CodecValueError(`/: a csv codec encodes an array of records, not ${jsonTypeOf(value)}`, { pointer: '' });
   const names = columns ?? (header ? headerFromFirstRecord(value) : undefined);
   const rows: string[][] = [];
   if (header && names !== undefined) rows.push(names);
-  value.forEach((record: unknown, index) => rows.push(names === undefined ? arrayRecord(record, index, value) : objectRecord(record, index, names)));
+  value.forEach((record: unknown, index) =>
+    rows.push(names === undefined ? arrayRecord(record, index, value) : objectRecord(record, index, names)),
+  );
   return stringify(rows, { delimiter, record_delimiter: 'windows' });
 }
 
@@ -135,9 +149,11 @@ function headerFromFirstRecord(records: unknown[]): string[] | undefined {
 
 function arrayRecord(record: unknown, index: number, all: unknown[]): string[] {
   const pointer = childPointer('', index);
-  if (!Array.isArray(record)) throw new CodecValueError(`${pointer}: without columns, a record is an array of fields`, { pointer });
+  if (!Array.isArray(record))
+    throw new CodecValueError(`${pointer}: without columns, a record is an array of fields`, { pointer });
   const width = (all[0] as unknown[]).length;
-  if (record.length !== width) throw new CodecValueError(`${pointer}: has ${record.length} fields but the first record has ${width}`, { pointer });
+  if (record.length !== width)
+    throw new CodecValueError(`${pointer}: has ${record.length} fields but the first record has ${width}`, { pointer });
   return record.map((field: unknown, i) => csvField(field, childPointer(pointer, i)));
 }
 
@@ -146,7 +162,10 @@ function objectRecord(record: unknown, index: number, names: string[]): string[]
   const object = asObject(record);
   if (!object) throw new CodecValueError(`${pointer}: with columns, a record is an object`, { pointer });
   for (const key of Object.keys(object)) {
-    if (!names.includes(key)) throw new CodecValueError(`${childPointer(pointer, key)}: is not a column (${names.join(', ')})`, { pointer: childPointer(pointer, key) });
+    if (!names.includes(key))
+      throw new CodecValueError(`${childPointer(pointer, key)}: is not a column (${names.join(', ')})`, {
+        pointer: childPointer(pointer, key),
+      });
   }
   return names.map((name) => csvField(Object.hasOwn(object, name) ? object[name] : null, childPointer(pointer, name)));
 }
@@ -159,5 +178,8 @@ function csvField(field: unknown, pointer: string): string {
   }
   if (typeof field === 'number' && Number.isFinite(field)) return String(field);
   if (typeof field === 'boolean') return String(field);
-  throw new CodecValueError(`${showPointer(pointer)}: a CSV field is a string, number, boolean or null, not ${jsonTypeOf(field)}`, { pointer });
+  throw new CodecValueError(
+    `${showPointer(pointer)}: a CSV field is a string, number, boolean or null, not ${jsonTypeOf(field)}`,
+    { pointer },
+  );
 }

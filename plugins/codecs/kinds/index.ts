@@ -15,7 +15,11 @@ const require = createRequire(import.meta.url);
  * most instances never need. What the registry reads at boot (name, schema of the schema, which
  * optional methods exist) is declared here and must match the module's kind.
  */
-function lazyKind(declared: { kind: string; schemaSchema: object | null | 'in-module'; compatibility?: true; compileReader?: true }, module: string, exported: string): CodecKind {
+function lazyKind(
+  declared: { kind: string; schemaSchema: object | null | 'in-module'; compatibility?: true; compileReader?: true },
+  module: string,
+  exported: string,
+): CodecKind {
   let loaded: CodecKind | undefined;
   const real = (): CodecKind => (loaded ??= (require(module) as Record<string, CodecKind>)[exported] as CodecKind);
   return {
@@ -24,8 +28,18 @@ function lazyKind(declared: { kind: string; schemaSchema: object | null | 'in-mo
       return declared.schemaSchema === 'in-module' ? real().schemaSchema : declared.schemaSchema;
     },
     compile: (schema) => real().compile(schema),
-    ...(declared.compatibility ? { compatibility: (previous: unknown, next: unknown) => (real().compatibility as NonNullable<CodecKind['compatibility']>)(previous, next) } : {}),
-    ...(declared.compileReader ? { compileReader: (writer: unknown, reader: unknown) => (real().compileReader as NonNullable<CodecKind['compileReader']>)(writer, reader) } : {}),
+    ...(declared.compatibility
+      ? {
+          compatibility: (previous: unknown, next: unknown) =>
+            (real().compatibility as NonNullable<CodecKind['compatibility']>)(previous, next),
+        }
+      : {}),
+    ...(declared.compileReader
+      ? {
+          compileReader: (writer: unknown, reader: unknown) =>
+            (real().compileReader as NonNullable<CodecKind['compileReader']>)(writer, reader),
+        }
+      : {}),
   };
 }
 
@@ -34,7 +48,11 @@ export const BUILT_IN_CODEC_KINDS: readonly CodecKind[] = [
   jsonKind,
   textKind,
   lazyKind({ kind: 'csv', schemaSchema: 'in-module' }, './csv.js', 'csvKind'),
-  lazyKind({ kind: 'avro', schemaSchema: { type: ['object', 'array', 'string'] }, compatibility: true, compileReader: true }, './avro.js', 'avroKind'),
+  lazyKind(
+    { kind: 'avro', schemaSchema: { type: ['object', 'array', 'string'] }, compatibility: true, compileReader: true },
+    './avro.js',
+    'avroKind',
+  ),
   lazyKind({ kind: 'protobuf', schemaSchema: 'in-module', compatibility: true }, './protobuf.js', 'protobufKind'),
   lazyKind({ kind: 'msgpack', schemaSchema: null }, './msgpack.js', 'msgpackKind'),
   lazyKind({ kind: 'cbor', schemaSchema: null }, './cbor.js', 'cborKind'),

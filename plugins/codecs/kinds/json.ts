@@ -52,11 +52,17 @@ function compileJsonSchema(schema: unknown): ValidateFunction {
   if (!ajv.validateSchema(schema as object | boolean)) {
     const error = (ajv.errors ?? [])[0];
     const pointer = error?.instancePath ?? '';
-    throw new CodecSchemaError(`json schema ${showPointer(pointer)}: ${error?.message ?? 'is not a valid JSON Schema'}`, { pointer });
+    throw new CodecSchemaError(
+      `json schema ${showPointer(pointer)}: ${error?.message ?? 'is not a valid JSON Schema'}`,
+      { pointer },
+    );
   }
   const risky = riskyPattern(schema, '');
   if (risky !== undefined) {
-    throw new CodecSchemaError(`json schema ${showPointer(risky)}: the pattern nests a repeated group inside a repeat, which can take exponential time to match`, { pointer: risky });
+    throw new CodecSchemaError(
+      `json schema ${showPointer(risky)}: the pattern nests a repeated group inside a repeat, which can take exponential time to match`,
+      { pointer: risky },
+    );
   }
   try {
     return ajv.compile(schema as object | boolean);
@@ -90,13 +96,23 @@ function riskyPattern(node: unknown, pointer: string): string | undefined {
 function schemaMismatch(errors: readonly ErrorObject[]): CodecValueError {
   const located = errors.map((error) => {
     let pointer = error.instancePath;
-    if (error.keyword === 'required') pointer = childPointer(pointer, String((error.params as { missingProperty: string }).missingProperty));
-    if (error.keyword === 'additionalProperties') pointer = childPointer(pointer, String((error.params as { additionalProperty: string }).additionalProperty));
-    const message = error.keyword === 'required' ? 'is required' : error.keyword === 'additionalProperties' ? 'is not an allowed field' : error.message ?? 'is not valid';
+    if (error.keyword === 'required')
+      pointer = childPointer(pointer, String((error.params as { missingProperty: string }).missingProperty));
+    if (error.keyword === 'additionalProperties')
+      pointer = childPointer(pointer, String((error.params as { additionalProperty: string }).additionalProperty));
+    const message =
+      error.keyword === 'required'
+        ? 'is required'
+        : error.keyword === 'additionalProperties'
+          ? 'is not an allowed field'
+          : (error.message ?? 'is not valid');
     return { pointer, message };
   });
   const first = located[0] ?? { pointer: '', message: 'does not match the schema' };
-  const text = located.slice(0, 5).map((l) => `${showPointer(l.pointer)}: ${l.message}`).join('; ');
+  const text = located
+    .slice(0, 5)
+    .map((l) => `${showPointer(l.pointer)}: ${l.message}`)
+    .join('; ');
   return new CodecValueError(`the value does not match the codec's JSON Schema: ${text}`, { pointer: first.pointer });
 }
 
@@ -119,8 +135,10 @@ function checkStructure(text: string): void {
     else if (code === 0x7b || code === 0x5b) {
       depth += 1;
       containers += 1;
-      if (depth > MAX_VALUE_DEPTH) throw new CodecValueError(`the JSON is nested deeper than ${MAX_VALUE_DEPTH} levels (character ${i})`);
-      if (containers > MAX_CONTAINERS) throw new CodecValueError(`the JSON holds more than ${MAX_CONTAINERS} arrays and objects`);
+      if (depth > MAX_VALUE_DEPTH)
+        throw new CodecValueError(`the JSON is nested deeper than ${MAX_VALUE_DEPTH} levels (character ${i})`);
+      if (containers > MAX_CONTAINERS)
+        throw new CodecValueError(`the JSON holds more than ${MAX_CONTAINERS} arrays and objects`);
     } else if (code === 0x7d || code === 0x5d) depth -= 1;
   }
 }

@@ -14,7 +14,8 @@ export const textKind: CodecKind = {
       decode: (bytes) => decodeUtf8(bytes),
       encode(value) {
         if (typeof value !== 'string') throw new CodecValueError('/: a text codec encodes a string', { pointer: '' });
-        if (hasLoneSurrogate(value)) throw new CodecValueError('/: contains a lone UTF-16 surrogate, which has no UTF-8 form', { pointer: '' });
+        if (hasLoneSurrogate(value))
+          throw new CodecValueError('/: contains a lone UTF-16 surrogate, which has no UTF-8 form', { pointer: '' });
         return Buffer.from(value, 'utf8');
       },
     });

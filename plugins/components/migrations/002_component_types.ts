@@ -19,9 +19,15 @@ export const addComponentTypes: Migration = {
       t.timestamp('state_since', { useTz: true, precision: 3 });
       t.integer('generation').notNullable().defaultTo(0);
     });
-    await db.raw("UPDATE components SET state_since = updated_at, desired_state = CASE WHEN state = 'stopped' THEN 'stopped' ELSE 'running' END");
-    await db.raw("ALTER TABLE components ALTER COLUMN state_since SET DEFAULT now(), ALTER COLUMN state_since SET NOT NULL");
+    await db.raw(
+      "UPDATE components SET state_since = updated_at, desired_state = CASE WHEN state = 'stopped' THEN 'stopped' ELSE 'running' END",
+    );
+    await db.raw(
+      'ALTER TABLE components ALTER COLUMN state_since SET DEFAULT now(), ALTER COLUMN state_since SET NOT NULL',
+    );
     // The supervisor's question on every instance: which sources should run.
-    await db.raw("CREATE INDEX components_desired_running ON components (desired_state) WHERE desired_state = 'running'");
+    await db.raw(
+      "CREATE INDEX components_desired_running ON components (desired_state) WHERE desired_state = 'running'",
+    );
   },
 };

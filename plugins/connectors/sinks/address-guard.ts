@@ -41,13 +41,21 @@ export function classify(address: string): AddressClass | null {
  * allowed). The caller connects to the address returned, never resolving again, so a name that
  * resolves to a public address here cannot point elsewhere at connect time (DNS rebinding).
  */
-export async function resolvePublic(host: string, allow: readonly string[]): Promise<{ address: string; family: 4 | 6 }> {
+export async function resolvePublic(
+  host: string,
+  allow: readonly string[],
+): Promise<{ address: string; family: 4 | 6 }> {
   const bare = host.replace(/^\[|\]$/g, '');
-  const addresses = isIP(bare) ? [{ address: bare, family: isIP(bare) as 4 | 6 }] : ((await lookup(bare, { all: true, verbatim: true })) as Array<{ address: string; family: 4 | 6 }>);
+  const addresses = isIP(bare)
+    ? [{ address: bare, family: isIP(bare) as 4 | 6 }]
+    : ((await lookup(bare, { all: true, verbatim: true })) as Array<{ address: string; family: 4 | 6 }>);
   if (addresses.length === 0) throw new Error(`${host} resolves to no address`);
   for (const { address } of addresses) {
     const kind = classify(address);
-    if (kind !== null && !allow.includes(kind)) throw new Error(`refused: ${host} resolves to ${address}, a ${kind} address (allow it in settings.connectors.http.allow)`);
+    if (kind !== null && !allow.includes(kind))
+      throw new Error(
+        `refused: ${host} resolves to ${address}, a ${kind} address (allow it in settings.connectors.http.allow)`,
+      );
   }
   return addresses[0] as { address: string; family: 4 | 6 };
 }

@@ -44,16 +44,38 @@ export function mqttPublishType(settings: ConnectorsSettings): ComponentType {
       type: 'object',
       additionalProperties: false,
       required: ['url', 'topic'],
-      properties: { ...mqttConnection, topic: { type: 'string', minLength: 1, maxLength: 1024 }, qos: { type: 'integer', enum: [0, 1, 2], default: 1 }, retain: { type: 'boolean', default: false } },
+      properties: {
+        ...mqttConnection,
+        topic: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 1024,
+          description: 'The topic each message is published to.',
+        },
+        qos: { type: 'integer', enum: [0, 1, 2], default: 1, description: 'The QoS of each publish.' },
+        retain: { type: 'boolean', default: false, description: 'Publish with the retain flag.' },
+      },
     },
     create(config, where) {
       const connection = lazy<MqttClient>(
         async () => {
-          const client = (await brokers.mqtt()).connect(config.url as string, mqttOptions(config, `rt-${where.tenantId}-${where.componentId ?? 'inline'}-pub-${process.pid}`, settings.connect_timeout_ms, { protocolVersion: 5, reconnectPeriod: 0 }));
-          await within(settings.connect_timeout_ms, 'connecting to the MQTT broker', new Promise<void>((resolve, reject) => {
-            client.once('connect', () => resolve());
-            client.once('error', reject);
-          })).catch((err: unknown) => {
+          const client = (await brokers.mqtt()).connect(
+            config.url as string,
+            mqttOptions(
+              config,
+              `rt-${where.tenantId}-${where.componentId ?? 'inline'}-pub-${process.pid}`,
+              settings.connect_timeout_ms,
+              { protocolVersion: 5, reconnectPeriod: 0 },
+            ),
+          );
+          await within(
+            settings.connect_timeout_ms,
+            'connecting to the MQTT broker',
+            new Promise<void>((resolve, reject) => {
+              client.once('connect', () => resolve());
+              client.once('error', reject);
+            }),
+          ).catch((err: unknown) => {
             client.end(true);
             throw err;
           });
@@ -66,11 +88,15 @@ export function mqttPublishType(settings: ConnectorsSettings): ComponentType {
         async deliver(message) {
           const client = await connection.get();
           const { bytes, contentType } = payloadOf(message);
-          await within(settings.connect_timeout_ms, 'publishing to the MQTT broker', client.publishAsync(config.topic as string, bytes, {
-            qos: ((config.qos as number | undefined) ?? 1) as 0 | 1 | 2,
-            retain: (config.retain as boolean | undefined) ?? false,
-            properties: { contentType, userProperties: { 'message-id': message.id } },
-          }));
+          await within(
+            settings.connect_timeout_ms,
+            'publishing to the MQTT broker',
+            client.publishAsync(config.topic as string, bytes, {
+              qos: ((config.qos as number | undefined) ?? 1) as 0 | 1 | 2,
+              retain: (config.retain as boolean | undefined) ?? false,
+              properties: { contentType, userProperties: { 'message-id': message.id } },
+            }),
+          );
         },
         stop: () => connection.close(),
       };
@@ -88,7 +114,26 @@ export function amqpPublishType(settings: ConnectorsSettings): ComponentType {
       type: 'object',
       additionalProperties: false,
       required: ['url', 'exchange', 'routing_key'],
-      properties: { url: amqpUrl, exchange: { type: 'string', maxLength: 255, description: 'The exchange; "" is the default exchange (routing_key is then the queue).' }, routing_key: { type: 'string', maxLength: 255 }, persistent: { type: 'boolean', default: true }, mandatory: { type: 'boolean', default: true, description: 'A message no queue takes fails the delivery (retried, then dead) instead of being dropped by the broker.' } },
+      properties: {
+        url: amqpUrl,
+        exchange: {
+          type: 'string',
+          maxLength: 255,
+          description: 'The exchange; "" is the default exchange (routing_key is then the queue).',
+        },
+        routing_key: { type: 'string', maxLength: 255, description: 'The routing key of each message.' },
+        persistent: {
+          type: 'boolean',
+          default: true,
+          description: 'Publish as persistent (delivery mode 2), so a durable queue keeps it across a broker restart.',
+        },
+        mandatory: {
+          type: 'boolean',
+          default: true,
+          description:
+            'A message no queue takes fails the delivery (retried, then dead) instead of being dropped by the broker.',
+        },
+      },
     },
     create(config) {
       let broken = false;
@@ -97,13 +142,31 @@ export function amqpPublishType(settings: ConnectorsSettings): ComponentType {
       const connection = lazy<{ model: ChannelModel; channel: ConfirmChannel }>(
         async () => {
           broken = false;
-          const model = await within(settings.connect_timeout_ms, 'connecting to the AMQP broker', (await brokers.amqp()).connect(config.url as string, { timeout: settings.connect_timeout_ms }));
-          model.on('error', () => (broken = true));
-          model.on('close', () => (broken = true));
+          // Listeners go on as the connection opens, not after `within`: a broker that drops it in
+          // between (or a connection that opens after the timeout gave up) must not emit an
+          // unhandled 'error' that takes the process down.
+          let late = false;
+          const opening = (await brokers.amqp())
+            .connect(config.url as string, { timeout: settings.connect_timeout_ms })
+            .then((m) => {
+              m.on('error', () => (broken = true));
+              m.on('close', () => (broken = true));
+              if (late) void m.close().catch(() => undefined);
+              return m;
+            });
+          const model = await within(settings.connect_timeout_ms, 'connecting to the AMQP broker', opening).catch(
+            (err: unknown) => {
+              late = true;
+              throw err;
+            },
+          );
           const channel = await model.createConfirmChannel();
           channel.on('error', () => (broken = true));
           channel.on('close', () => (broken = true));
-          channel.on('return', (m: { properties: { messageId?: unknown } }) => void returned.add(String(m.properties.messageId)));
+          channel.on(
+            'return',
+            (m: { properties: { messageId?: unknown } }) => void returned.add(String(m.properties.messageId)),
+          );
           return { model, channel };
         },
         () => !broken,
@@ -113,19 +176,34 @@ export function amqpPublishType(settings: ConnectorsSettings): ComponentType {
         async deliver(message) {
           const { channel } = await connection.get();
           const { bytes, contentType } = payloadOf(message);
-          await within(settings.connect_timeout_ms, 'publishing to the AMQP broker', new Promise<void>((resolve, reject) => {
-            channel.publish(config.exchange as string, config.routing_key as string, bytes, {
-              messageId: message.id,
-              contentType,
-              persistent: (config.persistent as boolean | undefined) ?? true,
-              mandatory: (config.mandatory as boolean | undefined) ?? true,
-              headers: { 'idempotency-key': message.id },
-            }, (err) => {
-              if (err) reject(err instanceof Error ? err : new Error(String(err)));
-              else if (returned.delete(message.id)) reject(new Error(`the AMQP broker routed the message to no queue (exchange "${config.exchange as string}", routing key "${config.routing_key as string}")`));
-              else resolve();
-            });
-          }));
+          await within(
+            settings.connect_timeout_ms,
+            'publishing to the AMQP broker',
+            new Promise<void>((resolve, reject) => {
+              channel.publish(
+                config.exchange as string,
+                config.routing_key as string,
+                bytes,
+                {
+                  messageId: message.id,
+                  contentType,
+                  persistent: (config.persistent as boolean | undefined) ?? true,
+                  mandatory: (config.mandatory as boolean | undefined) ?? true,
+                  headers: { 'idempotency-key': message.id },
+                },
+                (err) => {
+                  if (err) reject(err instanceof Error ? err : new Error(String(err)));
+                  else if (returned.delete(message.id))
+                    reject(
+                      new Error(
+                        `the AMQP broker routed the message to no queue (exchange "${config.exchange as string}", routing key "${config.routing_key as string}")`,
+                      ),
+                    );
+                  else resolve();
+                },
+              );
+            }),
+          );
         },
         stop: () => connection.close(),
       };
@@ -143,11 +221,24 @@ export function natsPublishType(settings: ConnectorsSettings): ComponentType {
       type: 'object',
       additionalProperties: false,
       required: ['url', 'subject'],
-      properties: { ...natsConnection, subject: { type: 'string', minLength: 1, maxLength: 1024 } },
+      properties: {
+        ...natsConnection,
+        subject: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 1024,
+          description: 'The subject each message is published to.',
+        },
+      },
     },
     create(config) {
       const connection = lazy<NatsConnection>(
-        async () => within(settings.connect_timeout_ms, 'connecting to NATS', (await brokers.nats()).connect({ ...natsOptions(config, settings.connect_timeout_ms), reconnect: false })),
+        async () =>
+          within(
+            settings.connect_timeout_ms,
+            'connecting to NATS',
+            (await brokers.nats()).connect({ ...natsOptions(config, settings.connect_timeout_ms), reconnect: false }),
+          ),
         (nc) => !nc.isClosed(),
         (nc) => nc.close(),
       );

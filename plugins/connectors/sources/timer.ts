@@ -7,7 +7,10 @@ export function nextTick(config: { every_seconds?: number; cron?: string; timezo
     const period = config.every_seconds * 1000;
     return (Math.floor(now / period) + 1) * period;
   }
-  const expression = CronExpressionParser.parse(config.cron as string, { currentDate: new Date(now), ...(config.timezone ? { tz: config.timezone } : {}) });
+  const expression = CronExpressionParser.parse(config.cron as string, {
+    currentDate: new Date(now),
+    ...(config.timezone ? { tz: config.timezone } : {}),
+  });
   return expression.next().getTime();
 }
 
@@ -27,9 +30,19 @@ export const timerType: ComponentType = {
     additionalProperties: false,
     oneOf: [{ required: ['every_seconds'] }, { required: ['cron'] }],
     properties: {
-      every_seconds: { type: 'integer', minimum: 1, maximum: 31_536_000 },
-      cron: { type: 'string', minLength: 9, maxLength: 200, description: 'Five or six fields (cron-parser syntax); times in `timezone` (UTC by default).' },
-      timezone: { type: 'string', maxLength: 64 },
+      every_seconds: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 31_536_000,
+        description: 'The period; ticks fall on multiples of it since the epoch.',
+      },
+      cron: {
+        type: 'string',
+        minLength: 9,
+        maxLength: 200,
+        description: 'Five or six fields (cron-parser syntax); times in `timezone` (UTC by default).',
+      },
+      timezone: { type: 'string', maxLength: 64, description: 'An IANA time zone for `cron`, e.g. Europe/Paris.' },
       payload: { description: 'The JSON value of each tick; by default {tick_at}.' },
     },
   },
@@ -56,7 +69,12 @@ export const timerType: ComponentType = {
       const tickAt = new Date(at).toISOString();
       const value = settings.payload === undefined ? { tick_at: tickAt } : settings.payload;
       try {
-        await context.emit({ body: Buffer.from(JSON.stringify(value)), content_type: 'application/json', headers: { 'x-tick-at': tickAt, 'x-source': 'timer' }, dedup_id: `tick:${at}` });
+        await context.emit({
+          body: Buffer.from(JSON.stringify(value)),
+          content_type: 'application/json',
+          headers: { 'x-tick-at': tickAt, 'x-source': 'timer' },
+          dedup_id: `tick:${at}`,
+        });
       } catch (err) {
         if (!context.signal.aborted) context.fail(err instanceof Error ? err : new Error(String(err)));
         return;

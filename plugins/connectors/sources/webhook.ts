@@ -1,8 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Knex } from 'knex';
 import { ApiError } from '../../../kernel/errors.js';
+import { operationHandlers } from '../../../kernel/plugin/api.js';
 import type { Call, Handler } from '../../../kernel/types.js';
 import type { ComponentDirectory, ComponentType } from '../../components/contract.js';
+import type { Operations } from '../generated/manifest-types.js';
 
 export const WEBHOOK_TYPE = 'webhook';
 
@@ -17,7 +19,15 @@ export const webhookType: ComponentType = {
     type: 'object',
     additionalProperties: false,
     properties: {
-      secret: { type: 'string', minLength: 16, maxLength: 256, 'x-secret': true, 'x-generated': true, description: 'Sent as X-Webhook-Secret (or Authorization: Bearer), or the key of the X-Signature-256 HMAC. Generated and shown once when left out.' },
+      secret: {
+        type: 'string',
+        minLength: 16,
+        maxLength: 256,
+        'x-secret': true,
+        'x-generated': true,
+        description:
+          'Sent as X-Webhook-Secret (or Authorization: Bearer), or the key of the X-Signature-256 HMAC. Generated and shown once when left out.',
+      },
     },
   },
   // Receiving happens in the route on every instance; the running source only marks that it may.
@@ -52,9 +62,9 @@ export function authentic(call: Call, secret: string, body: Buffer): boolean {
 
 /** POST /hooks/{hook}: public; the hook's own secret is its credential. */
 export function webhookHandlers(directory: () => ComponentDirectory | undefined): Record<string, Handler> {
-  return {
+  return operationHandlers<Operations>({
     async receiveWebhook(call) {
-      const hook = String(call.params.hook);
+      const hook = call.params.hook;
       const dot = hook.indexOf('.');
       const tenantId = hook.slice(0, dot);
       const componentId = hook.slice(dot + 1);
@@ -64,11 +74,16 @@ export function webhookHandlers(directory: () => ComponentDirectory | undefined)
       if (!component || component.type !== WEBHOOK_TYPE) throw new ApiError('not_found', `No webhook "${hook}".`);
       const body = Buffer.isBuffer(call.body) ? call.body : Buffer.alloc(0);
       const secret = component.config.secret;
-      if (typeof secret !== 'string' || !authentic(call, secret, body)) throw new ApiError('invalid_credentials', 'The webhook secret or signature does not match.');
+      if (typeof secret !== 'string' || !authentic(call, secret, body))
+        throw new ApiError('invalid_credentials', 'The webhook secret or signature does not match.');
       // Authenticated by the hook's secret: the call acts in (and is audited in) the hook's tenant.
       call.tenantId = tenantId;
       call.resourceId = componentId;
-      if (component.state !== 'running') throw new ApiError('component_not_running', `Webhook "${hook}" is ${component.state}; start the component to receive.`);
+      if (component.state !== 'running')
+        throw new ApiError(
+          'component_not_running',
+          `Webhook "${hook}" is ${component.state}; start the component to receive.`,
+        );
       const key = header(call, 'x-message-key') ?? null;
       const dedup = header(call, 'idempotency-key') ?? header(call, 'x-webhook-id');
       const headers: Record<string, string> = { 'x-source': 'webhook' };
@@ -77,9 +92,18 @@ export function webhookHandlers(directory: () => ComponentDirectory | undefined)
         if (value !== undefined) headers[name] = value.slice(0, 500);
       }
       const contentType = header(call, 'content-type') ?? 'application/octet-stream';
-      const appended = await found.emit(call.db as Knex.Transaction, component, { key, headers, body, content_type: contentType.split(';')[0]?.trim() ?? contentType }, dedup !== undefined ? { dedupKey: dedup } : {});
-      call.notes.auditDetail = { ...(call.notes.auditDetail ?? {}), message: appended.id, duplicate: appended.duplicate };
+      const appended = await found.emit(
+        call.db as Knex.Transaction,
+        component,
+        { key, headers, body, content_type: contentType.split(';')[0]?.trim() ?? contentType },
+        dedup !== undefined ? { dedupKey: dedup } : {},
+      );
+      call.notes.auditDetail = {
+        ...(call.notes.auditDetail ?? {}),
+        message: appended.id,
+        duplicate: appended.duplicate,
+      };
       return { status: 202, body: { id: appended.id, duplicate: appended.duplicate } };
     },
-  };
+  });
 }

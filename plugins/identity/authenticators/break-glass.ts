@@ -14,18 +14,32 @@ const MAX_REASON = 500;
  * itself is a long random value, so a fast hash is safe). Every use is audited at critical
  * severity: mutating calls through the kernel's audit step, reads by `breakGlassReadAudit`.
  */
-export function breakGlassAuthenticator(deps: IdentityDeps, configured: { keyHash: string; tenantId: string }): Authenticator {
+export function breakGlassAuthenticator(
+  deps: IdentityDeps,
+  configured: { keyHash: string; tenantId: string },
+): Authenticator {
   const everything = (): ReadonlySet<string> => new Set(deps.catalog.permissions.keys());
   return {
     name: 'break_glass',
-    securitySchemes: { breakGlass: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'BreakGlass <key>, with an X-Break-Glass-Reason header; emergency use only, always audited.' } },
+    securitySchemes: {
+      breakGlass: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'Authorization',
+        description: 'BreakGlass <key>, with an X-Break-Glass-Reason header; emergency use only, always audited.',
+      },
+    },
     async authenticate(call) {
       const key = authorizationCredential(call.headers.authorization, 'BreakGlass');
       if (!key) return null;
       const reason = call.headers['x-break-glass-reason']?.trim();
-      if (!reason) throw new ApiError('bad_request', 'Break-glass access needs an X-Break-Glass-Reason header saying why.');
+      if (!reason)
+        throw new ApiError('bad_request', 'Break-glass access needs an X-Break-Glass-Reason header saying why.');
       if (!sameHash(hashSecret(key), configured.keyHash)) {
-        deps.logger.warn({ requestId: call.requestId, operation: call.route.decl.operation }, 'refused break-glass key');
+        deps.logger.warn(
+          { requestId: call.requestId, operation: call.route.decl.operation },
+          'refused break-glass key',
+        );
         throw invalidCredential('The break-glass key is not valid.');
       }
       const principal: Principal = {
@@ -38,7 +52,10 @@ export function breakGlassAuthenticator(deps: IdentityDeps, configured: { keyHas
       const detail = { break_glass: true, reason: reason.slice(0, MAX_REASON) };
       call.notes.severity = 'critical';
       call.notes.auditDetail = { ...(call.notes.auditDetail ?? {}), ...detail };
-      deps.logger.warn({ requestId: call.requestId, operation: call.route.decl.operation, reason: detail.reason }, 'break-glass access');
+      deps.logger.warn(
+        { requestId: call.requestId, operation: call.route.decl.operation, reason: detail.reason },
+        'break-glass access',
+      );
       return principal;
     },
   };
@@ -62,7 +79,9 @@ export function breakGlassReadAudit(deps: IdentityDeps): StepFactory {
         return reply;
       } catch (err) {
         const error = toApiError(err);
-        await sink.write(call.db, auditEntry(call, { error }, deps.clock.now())).catch((writeErr: unknown) => deps.logger.error({ err: writeErr }, 'break-glass audit record failed'));
+        await sink
+          .write(call.db, auditEntry(call, { error }, deps.clock.now()))
+          .catch((writeErr: unknown) => deps.logger.error({ err: writeErr }, 'break-glass audit record failed'));
         throw err;
       }
     };

@@ -12,5 +12,7 @@ export function authorizationCredential(header: string | undefined, scheme: stri
 
 /** The one refusal of a credential: the same code for malformed, unknown, expired and revoked. */
 export function invalidCredential(message = 'The credential is not valid, or it expired or was revoked.'): ApiError {
-  return new ApiError('invalid_credentials', message, { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
+  return new ApiError('invalid_credentials', message, {
+    headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+  });
 }

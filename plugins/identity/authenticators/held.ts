@@ -1,6 +1,8 @@
-import type { Knex } from 'knex';
 import type { Authenticator, HeldCredential, Principal } from '../../../kernel/types.js';
 import type { IdentityDeps } from '../deps.js';
+import { liveToken, liveTokenIds } from '../store/api-tokens.js';
+import { liveSession, liveSessionIds } from '../store/session-holders.js';
+import { withoutAccountScope } from './session.js';
 
 /**
  * Credentials the kernel holds on to after the request that showed them: a WebSocket ticket
@@ -16,56 +18,47 @@ function pairs(held: readonly HeldCredential[]): Array<[string, string]> {
 interface HeldSessionRow {
   id: string;
   subject_id: string;
-  roles: string[];
+  provider_id: string | null;
+  roles: string[] | null;
+  session_roles: string[] | null;
   email: string | null;
+  session_email: string | null;
 }
 
-/** A session holds while it is not revoked, its user not disabled and its absolute lifetime not over. */
+/**
+ * A session holds while it is not revoked, its absolute lifetime is not over and its holder is
+ * active: its user enabled, or (single sign-on) its identity provider enabled.
+ */
 export function heldSessions(deps: IdentityDeps): Held {
-  const live = (db: Knex) =>
-    db('identity_sessions as s')
-      .join('identity_users as u', function joinUser() {
-        this.on('u.tenant_id', '=', 's.tenant_id').andOn('u.id', '=', 's.subject_id');
-      })
-      .whereNull('s.revoked_at')
-      .where('u.disabled', false)
-      .where('s.max_expires_at', '>', deps.clock.now());
   return {
     async resume(held, db) {
-      const row = (await live(db).where({ 's.tenant_id': held.tenantId, 's.id': held.credential.id }).first('s.id', 's.subject_id', 'u.roles', 'u.email')) as HeldSessionRow | undefined;
+      const row = await liveSession<HeldSessionRow>(db, held.tenantId, held.credential.id, deps.clock.now());
       if (!row) return null;
+      const fromProvider = row.provider_id !== null;
+      const roles = (fromProvider ? row.session_roles : row.roles) ?? [];
+      const permissions = await deps.roles.permissionsOf(db, held.tenantId, roles);
       const principal: Principal = {
         subjectId: row.subject_id,
         tenantId: held.tenantId,
         credential: { kind: 'session', id: row.id },
-        roles: row.roles,
-        permissions: await deps.roles.permissionsOf(db, held.tenantId, row.roles),
+        roles,
+        permissions: fromProvider ? withoutAccountScope(permissions) : permissions,
       };
-      if (row.email) principal.email = row.email;
+      const email = fromProvider ? row.session_email : row.email;
+      if (email) principal.email = email;
       return principal;
     },
     async stillValid(held, db) {
-      const rows = (await live(db).whereIn(['s.tenant_id', 's.id'], pairs(held)).select('s.id')) as Array<{ id: string }>;
-      return new Set(rows.map((r) => r.id));
+      return new Set(await liveSessionIds(db, pairs(held), deps.clock.now()));
     },
   };
 }
 
-interface HeldTokenRow {
-  id: string;
-  roles: string[];
-  read_only: boolean;
-}
-
 /** An API token holds while it is neither revoked nor expired. */
 export function heldApiTokens(deps: IdentityDeps): Held {
-  const live = (db: Knex) =>
-    db('identity_api_tokens')
-      .whereNull('revoked_at')
-      .where((q) => q.whereNull('expires_at').orWhere('expires_at', '>', deps.clock.now()));
   return {
     async resume(held, db) {
-      const row = (await live(db).where({ tenant_id: held.tenantId, id: held.credential.id }).first('id', 'roles', 'read_only')) as HeldTokenRow | undefined;
+      const row = await liveToken(db, held.tenantId, held.credential.id, deps.clock.now());
       if (!row) return null;
       return {
         subjectId: row.id,
@@ -77,8 +70,7 @@ export function heldApiTokens(deps: IdentityDeps): Held {
       };
     },
     async stillValid(held, db) {
-      const rows = (await live(db).whereIn(['tenant_id', 'id'], pairs(held)).select('id')) as Array<{ id: string }>;
-      return new Set(rows.map((r) => r.id));
+      return new Set(await liveTokenIds(db, pairs(held), deps.clock.now()));
     },
   };
 }

@@ -27,7 +27,11 @@ function fromRow(row: ProviderRow): TrustedProvider {
 
 function audiences(claims: Record<string, unknown>): string[] {
   const aud = claims.aud;
-  return typeof aud === 'string' ? [aud] : Array.isArray(aud) ? aud.filter((a): a is string => typeof a === 'string') : [];
+  return typeof aud === 'string'
+    ? [aud]
+    : Array.isArray(aud)
+      ? aud.filter((a): a is string => typeof a === 'string')
+      : [];
 }
 
 function roleNames(value: unknown): string[] {
@@ -71,13 +75,20 @@ export function oidcAuthenticator(deps: IdentityDeps): Authenticator {
     const aud = audiences(claims);
     // Claims are the caller's text until the token is verified: what the database could not
     // store (a NUL, a lone surrogate) is no issuer or audience anyone registered.
-    if ([issuer, ...aud].some((text) => unstorableText(text) !== undefined)) throw invalidCredential('The access token names an issuer or audience no provider has.');
+    if ([issuer, ...aud].some((text) => unstorableText(text) !== undefined))
+      throw invalidCredential('The access token names an issuer or audience no provider has.');
     const fromConfig = configured.filter((p) => p.issuer === issuer && aud.includes(p.audience));
     const shadowed = new Set(fromConfig.map((p) => p.audience));
-    const fromTenants = (await providersFor(call.db, issuer, aud)).map(fromRow).filter((p) => !shadowed.has(p.audience));
+    const fromTenants = (await providersFor(call.db, issuer, aud))
+      .map(fromRow)
+      .filter((p) => !shadowed.has(p.audience));
     const matches = [...fromConfig, ...fromTenants];
-    if (matches.length === 0) throw invalidCredential('The access token comes from an issuer or for an audience this service does not trust.');
-    if (matches.length > 1) throw invalidCredential('The access token is addressed to several identity providers; send a token for one audience.');
+    if (matches.length === 0)
+      throw invalidCredential('The access token comes from an issuer or for an audience this service does not trust.');
+    if (matches.length > 1)
+      throw invalidCredential(
+        'The access token is addressed to several identity providers; send a token for one audience.',
+      );
     return matches[0] as TrustedProvider;
   }
 
@@ -86,17 +97,26 @@ export function oidcAuthenticator(deps: IdentityDeps): Authenticator {
     const claimed = provider.tenantClaim ? claims[provider.tenantClaim] : undefined;
     if (provider.tenantId !== null) {
       // A mapped tenant claim must agree with the provider's tenant; it never moves the subject.
-      if (claimed !== undefined && claimed !== provider.tenantId) throw invalidCredential('The access token is not for a tenant this provider serves.');
+      if (claimed !== undefined && claimed !== provider.tenantId)
+        throw invalidCredential('The access token is not for a tenant this provider serves.');
       return provider.tenantId;
     }
-    if (typeof claimed !== 'string' || !TENANT_PATTERN.test(claimed)) throw invalidCredential('The access token is not for a tenant this provider serves.');
+    if (typeof claimed !== 'string' || !TENANT_PATTERN.test(claimed))
+      throw invalidCredential('The access token is not for a tenant this provider serves.');
     if (!(await tenantExists(call.db, claimed))) throw invalidCredential('The access token names an unknown tenant.');
     return claimed;
   }
 
   return {
     name: 'oidc',
-    securitySchemes: { oidc: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'JWT access token from a trusted OpenID provider.' } },
+    securitySchemes: {
+      oidc: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: 'JWT access token from a trusted OpenID provider.',
+      },
+    },
     async authenticate(call) {
       const token = authorizationCredential(call.headers.authorization, 'Bearer');
       if (!token) return null;
@@ -108,11 +128,14 @@ export function oidcAuthenticator(deps: IdentityDeps): Authenticator {
 
       const claims = await verifyAccessToken(token, provider, issuers, deps.clock.now());
       const subject = claims[provider.subjectClaim];
-      if (typeof subject !== 'string' || subject.length === 0) throw invalidCredential(`The access token has no ${provider.subjectClaim} claim.`);
+      if (typeof subject !== 'string' || subject.length === 0)
+        throw invalidCredential(`The access token has no ${provider.subjectClaim} claim.`);
       const tenantId = await tenantFor(call, provider, claims);
 
       const allowed = provider.allowedRoles;
-      const claimed = roleNames(claims[provider.rolesClaim]).filter((name) => allowed === null || allowed.includes(name));
+      const claimed = roleNames(claims[provider.rolesClaim]).filter(
+        (name) => allowed === null || allowed.includes(name),
+      );
       const requested = [...new Set([...provider.defaultRoles, ...claimed])];
       const { roles } = await deps.roles.resolve(call.db, tenantId, requested);
       const permissions = new Set(roles.flatMap((r) => r.permissions));
@@ -120,7 +143,10 @@ export function oidcAuthenticator(deps: IdentityDeps): Authenticator {
       const principal: Principal = {
         subjectId: `${provider.id}:${subject}`,
         tenantId,
-        credential: { kind: 'oidc', id: provider.source === 'config' ? `${CONFIGURED_PROVIDER_PREFIX}${provider.id}` : provider.id },
+        credential: {
+          kind: 'oidc',
+          id: provider.source === 'config' ? `${CONFIGURED_PROVIDER_PREFIX}${provider.id}` : provider.id,
+        },
         roles: roles.map((r) => r.id),
         permissions,
       };

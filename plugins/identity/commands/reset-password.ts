@@ -3,7 +3,7 @@ import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { CommandError } from '../../../kernel/plugin/api.js';
 import type { MaintenanceCommand, MaintenanceContext, Principal } from '../../../kernel/types.js';
-import { parseSettings } from '../settings.js';
+import type { Settings } from '../generated/manifest-types.js';
 import { tenantExists } from '../store/tenants.js';
 import { findUserByName, getUser } from '../store/users.js';
 
@@ -15,7 +15,11 @@ function parse(args: readonly string[]): { tenant?: string; user?: string; enabl
       strict: true,
       allowPositionals: false,
     });
-    return { ...(values.tenant !== undefined ? { tenant: values.tenant } : {}), ...(values.user !== undefined ? { user: values.user } : {}), enable: values.enable === true };
+    return {
+      ...(values.tenant !== undefined ? { tenant: values.tenant } : {}),
+      ...(values.user !== undefined ? { user: values.user } : {}),
+      enable: values.enable === true,
+    };
   } catch (err) {
     throw new CommandError((err as Error).message, true);
   }
@@ -37,18 +41,22 @@ function operator(env: MaintenanceContext['env']): string {
  * session revocation and the audit record are the API's; the record names the maintenance
  * credential and the operating-system account that ran it.
  */
-export const resetPasswordCommand: MaintenanceCommand = {
-  summary: "Sets a new password for a user (RUNTIME_ADMIN_PASSWORD, else generated and printed once), clears its lockout and ends its sessions; defaults to the bootstrap admin",
+export const resetPasswordCommand: MaintenanceCommand<Settings> = {
+  summary:
+    'Sets a new password for a user (RUNTIME_ADMIN_PASSWORD, else generated and printed once), clears its lockout and ends its sessions; defaults to the bootstrap admin',
   usage: '[--tenant <id>] [--user <username or id>] [--enable]',
   async run({ args, services, settings, env, print }) {
     const options = parse(args);
-    const { bootstrap } = parseSettings(settings, services.config.profile, {});
-    const tenantId = options.tenant ?? bootstrap.tenantId;
+    const { bootstrap } = settings;
+    const tenantId = options.tenant ?? bootstrap.tenant_id;
     const name = options.user ?? bootstrap.username;
     if (!(await tenantExists(services.db, tenantId))) throw new CommandError(`no tenant "${tenantId}"`);
     const user = (await getUser(services.db, tenantId, name)) ?? (await findUserByName(services.db, tenantId, name));
     if (!user) throw new CommandError(`no user "${name}" in tenant "${tenantId}"`);
-    if (user.disabled && !options.enable) throw new CommandError(`user "${user.username}" in tenant "${tenantId}" is disabled; add --enable to enable it as well`);
+    if (user.disabled && !options.enable)
+      throw new CommandError(
+        `user "${user.username}" in tenant "${tenantId}" is disabled; add --enable to enable it as well`,
+      );
 
     const chosen = env.RUNTIME_ADMIN_PASSWORD;
     const password = chosen || randomBytes(18).toString('base64url');
@@ -68,7 +76,9 @@ export const resetPasswordCommand: MaintenanceCommand = {
       headers: { 'x-service-actor-type': 'human', 'x-service-actor-id': operator(env) },
       principal,
     });
-    print(`Password of user "${user.username}" in tenant "${tenantId}" reset: lockout cleared, sessions ended${options.enable && user.disabled ? ', account enabled' : ''}.`);
+    print(
+      `Password of user "${user.username}" in tenant "${tenantId}" reset: lockout cleared, sessions ended${options.enable && user.disabled ? ', account enabled' : ''}.`,
+    );
     if (!chosen) print(`New password (shown once): ${password}`);
   },
 };

@@ -12,19 +12,8 @@ export function refusal(code: 'invalid_credentials', message: string): Reply {
   return { status: 401, body: new ApiError(code, message).toBody() };
 }
 
-export function principalOf(call: Call): Principal {
-  if (!call.principal) throw new ApiError('authentication_required');
-  return call.principal;
-}
-
-export function tenantOf(call: Call): string {
-  if (!call.tenantId) throw new ApiError('bad_request', 'No tenant: send tenant_id.');
-  return call.tenantId;
-}
-
-export function idParam(call: Call): string {
-  return String(call.params.id);
-}
+/** A call of a route that is not public: the authentication step set its principal. */
+export type SignedInCall = Call & { principal: Principal };
 
 /** The kernel's keyset position with the last served id (identity lists key on `id`). */
 export function pageOf(call: Call): PageRequest & { afterId: string | undefined } {
@@ -36,8 +25,8 @@ export function pageOf(call: Call): PageRequest & { afterId: string | undefined 
  * No one hands out more than they hold at this moment (the permissions the caller's credential
  * carries on this request): 403 naming the permissions that exceed them.
  */
-export function assertPermissionsHeld(call: Call, permissions: Iterable<string>, what: string): void {
-  const held = principalOf(call).permissions;
+export function assertPermissionsHeld(call: SignedInCall, permissions: Iterable<string>, what: string): void {
+  const held = call.principal.permissions;
   const excess = [...new Set(permissions)].filter((p) => !held.has(p)).sort();
   if (excess.length > 0) throw new ApiError('forbidden', `${what} permissions you do not hold: ${excess.join(', ')}.`);
 }
@@ -47,12 +36,26 @@ export function assertPermissionsHeld(call: Call, permissions: Iterable<string>,
  * caller, or 403 naming the permissions that exceed it. Unknown roles are a 400. The roles'
  * rows stay locked until the call's transaction ends (see RoleBook.resolve).
  */
-export async function assertGrantable(call: Call, deps: IdentityDeps, tenantId: string, roles: readonly string[], pointer = '/roles'): Promise<void> {
+export async function assertGrantable(
+  call: SignedInCall,
+  deps: IdentityDeps,
+  tenantId: string,
+  roles: readonly string[],
+  pointer = '/roles',
+): Promise<void> {
   const { roles: found, unknown } = await deps.roles.resolve(call.db, tenantId, roles, true);
   if (unknown.length > 0) {
     throw new ApiError('validation_error', `Unknown role${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`, {
-      details: unknown.map((name) => ({ in: 'body', pointer: `${pointer}/${roles.indexOf(name)}`, message: `no role "${name}" in tenant ${tenantId}` })),
+      details: unknown.map((name) => ({
+        in: 'body',
+        pointer: `${pointer}/${roles.indexOf(name)}`,
+        message: `no role "${name}" in tenant ${tenantId}`,
+      })),
     });
   }
-  assertPermissionsHeld(call, found.flatMap((r) => r.permissions), 'The roles grant');
+  assertPermissionsHeld(
+    call,
+    found.flatMap((r) => r.permissions),
+    'The roles grant',
+  );
 }

@@ -1,31 +1,18 @@
 import { ApiError } from '../../../kernel/errors.js';
-import { slugify } from '../../../kernel/plugin/api.js';
+import { operationHandlers, slugify, type CallOf, type TenantCall } from '../../../kernel/plugin/api.js';
 import type { Call, Handler, Reply } from '../../../kernel/types.js';
 import type { IdentityDeps } from '../deps.js';
+import type { Operations } from '../generated/manifest-types.js';
 import { keepingAnAccountAdmin } from '../last-admin.js';
 import { preparedPasswordHash } from '../passwords/step.js';
 import { revokeTokensOf } from '../store/api-tokens.js';
 import { revokeSubjectSessions } from '../store/sessions.js';
 import { requireTenant } from '../store/tenants.js';
 import { deleteUser, getUser, insertUser, listUsers, toUser, updateUser, type UserRow } from '../store/users.js';
-import { assertGrantable, idParam, pageOf, principalOf, tenantOf } from './common.js';
+import { assertGrantable, pageOf, type SignedInCall } from './common.js';
 
-interface UserCreate {
-  id?: string;
-  username: string;
-  password: string;
-  email?: string;
-  display_name?: string;
-  roles?: string[];
-}
-
-interface UserPatch {
-  password?: string;
-  email?: string | null;
-  display_name?: string | null;
-  disabled?: boolean;
-  unlock?: true;
-}
+/** A call on one user of the tenant, by the id in the path. */
+type UserCall = TenantCall & SignedInCall & { params: { id: string } };
 
 function notFound(id: string): ApiError {
   return new ApiError('not_found', `No user "${id}".`);
@@ -44,57 +31,76 @@ export function userHandlers(deps: IdentityDeps): Record<string, Handler> {
    * A caller may only manage users who hold no more than the caller does; otherwise a tenant
    * admin could reset the password of an account-wide admin and become one.
    */
-  async function manageable(call: Call, id: string): Promise<UserRow> {
-    const tenantId = tenantOf(call);
+  async function manageable(call: UserCall): Promise<UserRow> {
+    const { tenantId } = call;
+    const { id } = call.params;
     const user = await getUser(call.db, tenantId, id, true);
     if (!user) throw notFound(id);
-    const held = principalOf(call).permissions;
+    const held = call.principal.permissions;
     const theirs = await deps.roles.permissionsOf(call.db, tenantId, user.roles);
     const excess = [...theirs].filter((p) => !held.has(p)).sort();
-    if (excess.length > 0) throw new ApiError('forbidden', `User "${id}" holds permissions you do not hold: ${excess.join(', ')}.`);
+    if (excess.length > 0)
+      throw new ApiError('forbidden', `User "${id}" holds permissions you do not hold: ${excess.join(', ')}.`);
     call.resourceId = id;
     return user;
   }
 
-  return {
+  return operationHandlers<Operations>({
     async listUsers(call) {
       const page = pageOf(call);
-      const disabled = typeof call.query.disabled === 'boolean' ? call.query.disabled : undefined;
-      const rows = await listUsers(call.db, tenantOf(call), { fetch: page.fetch, ...(page.afterId !== undefined ? { afterId: page.afterId } : {}), ...(disabled !== undefined ? { disabled } : {}) });
+      const { disabled } = call.query;
+      const rows = await listUsers(call.db, call.tenantId, {
+        fetch: page.fetch,
+        ...(page.afterId !== undefined ? { afterId: page.afterId } : {}),
+        ...(disabled !== undefined ? { disabled } : {}),
+      });
       const now = clock.now();
       return { status: 200, body: { items: rows.map((r) => toUser(r, now)) } };
     },
 
     async createUser(call) {
-      const body = call.body as UserCreate;
-      const tenantId = tenantOf(call);
+      const { body, tenantId } = call;
       await requireTenant(call.db, tenantId);
       const id = body.id ?? slugify(body.username);
-      if (!id) throw new ApiError('validation_error', 'The username yields an empty id; send an id.', { details: [{ in: 'body', pointer: '/username', message: 'has no letters or digits to derive an id from' }] });
+      if (!id)
+        throw new ApiError('validation_error', 'The username yields an empty id; send an id.', {
+          details: [{ in: 'body', pointer: '/username', message: 'has no letters or digits to derive an id from' }],
+        });
       const roles = body.roles ?? [];
       await assertGrantable(call, deps, tenantId, roles);
       call.resourceId = id;
       const now = clock.now();
-      const row = await insertUser(call.db, tenantId, { id, username: body.username, passwordHash: passwordHash(call), roles, email: body.email ?? null, displayName: body.display_name ?? null }, now);
+      const row = await insertUser(
+        call.db,
+        tenantId,
+        {
+          id,
+          username: body.username,
+          passwordHash: passwordHash(call),
+          roles,
+          email: body.email ?? null,
+          displayName: body.display_name ?? null,
+        },
+        now,
+      );
       return { status: 201, body: toUser(row, now), headers: { Location: `/users/${id}` } };
     },
 
     async getUser(call) {
-      const row = await getUser(call.db, tenantOf(call), idParam(call));
-      if (!row) throw notFound(idParam(call));
+      const row = await getUser(call.db, call.tenantId, call.params.id);
+      if (!row) throw notFound(call.params.id);
       return { status: 200, body: toUser(row, clock.now()) };
     },
 
     async patchUser(call) {
-      const body = call.body as UserPatch;
       // Only disabling can take away the last account admin; other changes need no guard.
-      if (body.disabled === true) return keepingAnAccountAdmin(call, deps, tenantOf(call), () => changeUser(call, body));
-      return changeUser(call, body);
+      if (call.body.disabled === true) return keepingAnAccountAdmin(call, deps, call.tenantId, () => changeUser(call));
+      return changeUser(call);
     },
 
     async deleteUser(call) {
-      return keepingAnAccountAdmin(call, deps, tenantOf(call), async () => {
-        const user = await manageable(call, idParam(call));
+      return keepingAnAccountAdmin(call, deps, call.tenantId, async () => {
+        const user = await manageable(call);
         const now = clock.now();
         const sessions = await revokeSubjectSessions(call.db, user.tenant_id, user.id, 'user_deleted', now);
         // Disabled or deleted, the user's tokens are refused at once (see minters.ts); revoking
@@ -107,9 +113,9 @@ export function userHandlers(deps: IdentityDeps): Record<string, Handler> {
     },
 
     async assignUserRoles(call) {
-      const { roles } = call.body as { roles: string[] };
-      return keepingAnAccountAdmin(call, deps, tenantOf(call), async () => {
-        const user = await manageable(call, idParam(call));
+      const { roles } = call.body;
+      return keepingAnAccountAdmin(call, deps, call.tenantId, async () => {
+        const user = await manageable(call);
         await assertGrantable(call, deps, user.tenant_id, roles);
         const now = clock.now();
         const row = await updateUser(call.db, user.tenant_id, user.id, { roles }, now);
@@ -118,23 +124,30 @@ export function userHandlers(deps: IdentityDeps): Record<string, Handler> {
         return { status: 200, body: toUser(row, now) };
       });
     },
-  };
+  });
 
   /** PATCH /users/{id}: profile, password, disabled state, lockout. */
-  async function changeUser(call: Call, body: UserPatch): Promise<Reply> {
-    const user = await manageable(call, idParam(call));
+  async function changeUser(call: CallOf<Operations['patchUser']>): Promise<Reply> {
+    const { body } = call;
+    const user = await manageable(call);
     const now = clock.now();
     const patch: Record<string, unknown> = {};
     if (body.email !== undefined) patch.email = body.email;
     if (body.display_name !== undefined) patch.display_name = body.display_name;
     if (body.disabled !== undefined) patch.disabled = body.disabled;
     if (body.unlock) Object.assign(patch, { failed_logins: 0, lockouts: 0, locked_until: null });
-    if (body.password !== undefined) Object.assign(patch, { password_hash: passwordHash(call), failed_logins: 0, locked_until: null });
+    if (body.password !== undefined)
+      Object.assign(patch, { password_hash: passwordHash(call), failed_logins: 0, locked_until: null });
     const row = await updateUser(call.db, user.tenant_id, user.id, patch, now);
     if (!row) throw notFound(user.id);
     // A disabled account or a new password ends every session at once.
-    const reason = body.disabled === true ? 'user_disabled' : body.password !== undefined ? 'password_changed' : undefined;
-    if (reason) call.notes.auditDetail = { reason, sessions_revoked: await revokeSubjectSessions(call.db, user.tenant_id, user.id, reason, now) };
+    const reason =
+      body.disabled === true ? 'user_disabled' : body.password !== undefined ? 'password_changed' : undefined;
+    if (reason)
+      call.notes.auditDetail = {
+        reason,
+        sessions_revoked: await revokeSubjectSessions(call.db, user.tenant_id, user.id, reason, now),
+      };
     return { status: 200, body: toUser(row, now) };
   }
 }

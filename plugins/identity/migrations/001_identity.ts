@@ -103,7 +103,15 @@ export const createIdentityTables: Migration = {
     });
   },
   async down(db) {
-    for (const table of ['identity_providers', 'identity_roles', 'identity_api_tokens', 'identity_refresh_history', 'identity_sessions', 'identity_users', 'identity_tenants']) {
+    for (const table of [
+      'identity_providers',
+      'identity_roles',
+      'identity_api_tokens',
+      'identity_refresh_history',
+      'identity_sessions',
+      'identity_users',
+      'identity_tenants',
+    ]) {
       await db.schema.dropTableIfExists(table);
     }
   },

@@ -36,19 +36,27 @@ export const secureIdentityGrants: Migration = {
     // The unique index serves lookups by issuer as well.
     await db.raw('DROP INDEX IF EXISTS identity_providers_issuer_index');
 
-    await db.raw('ALTER TABLE identity_api_tokens ADD COLUMN minter_kind text, ADD COLUMN minter_tenant_id text, ADD COLUMN minter_id text');
+    await db.raw(
+      'ALTER TABLE identity_api_tokens ADD COLUMN minter_kind text, ADD COLUMN minter_tenant_id text, ADD COLUMN minter_id text',
+    );
     await backfillMinters(db);
     await db.raw('ALTER TABLE identity_api_tokens ALTER COLUMN minter_kind SET NOT NULL');
-    await db.raw("ALTER TABLE identity_api_tokens ADD CONSTRAINT identity_api_tokens_minter_kind CHECK (minter_kind IN ('user', 'provider', 'config_provider', 'break_glass'))");
+    await db.raw(
+      "ALTER TABLE identity_api_tokens ADD CONSTRAINT identity_api_tokens_minter_kind CHECK (minter_kind IN ('user', 'provider', 'config_provider', 'break_glass'))",
+    );
     // Deleting a user or a provider revokes the tokens that live by it (one indexed update).
-    await db.raw('CREATE INDEX identity_api_tokens_minter ON identity_api_tokens (minter_tenant_id, minter_id) WHERE minter_tenant_id IS NOT NULL');
+    await db.raw(
+      'CREATE INDEX identity_api_tokens_minter ON identity_api_tokens (minter_tenant_id, minter_id) WHERE minter_tenant_id IS NOT NULL',
+    );
 
     await stripDanglingRoles(db);
   },
   async down(db) {
     await db.raw('DROP INDEX IF EXISTS identity_api_tokens_minter');
     await db.raw('ALTER TABLE identity_api_tokens DROP CONSTRAINT IF EXISTS identity_api_tokens_minter_kind');
-    await db.raw('ALTER TABLE identity_api_tokens DROP COLUMN minter_kind, DROP COLUMN minter_tenant_id, DROP COLUMN minter_id');
+    await db.raw(
+      'ALTER TABLE identity_api_tokens DROP COLUMN minter_kind, DROP COLUMN minter_tenant_id, DROP COLUMN minter_id',
+    );
     await db.raw('DROP INDEX IF EXISTS identity_providers_issuer_audience');
     await db.raw('CREATE INDEX identity_providers_issuer_index ON identity_providers (issuer)');
     await db.raw('ALTER TABLE identity_providers DROP COLUMN allowed_roles');
@@ -92,7 +100,9 @@ async function backfillMinters(db: Knex): Promise<void> {
     if (rowsOf(result).length === 0) break;
   }
   // A parent nobody can find: no account vouches for the token, so it lives by no one.
-  await db.raw("UPDATE identity_api_tokens SET minter_kind = 'user', minter_tenant_id = tenant_id, minter_id = created_by, revoked_at = coalesce(revoked_at, now()) WHERE minter_kind IS NULL");
+  await db.raw(
+    "UPDATE identity_api_tokens SET minter_kind = 'user', minter_tenant_id = tenant_id, minter_id = created_by, revoked_at = coalesce(revoked_at, now()) WHERE minter_kind IS NULL",
+  );
 }
 
 async function stripDanglingRoles(db: Knex): Promise<void> {
@@ -102,7 +112,11 @@ async function stripDanglingRoles(db: Knex): Promise<void> {
       WHERE r = ANY(?::text[]) OR EXISTS (SELECT 1 FROM identity_roles c WHERE c.tenant_id = x.tenant_id AND c.id = r)
       ORDER BY n)
     WHERE NOT (x.${column} <@ (?::text[] || ARRAY(SELECT c.id FROM identity_roles c WHERE c.tenant_id = x.tenant_id)))`;
-  for (const [table, column] of [['identity_users', 'roles'], ['identity_api_tokens', 'roles'], ['identity_providers', 'default_roles']] as const) {
+  for (const [table, column] of [
+    ['identity_users', 'roles'],
+    ['identity_api_tokens', 'roles'],
+    ['identity_providers', 'default_roles'],
+  ] as const) {
     await db.raw(kept(table, column), [BUILT_IN_ROLES, BUILT_IN_ROLES]);
   }
 }

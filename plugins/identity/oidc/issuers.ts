@@ -12,8 +12,14 @@ interface Entry {
 }
 
 /** Network options shared by discovery and JWKS fetches; http only when explicitly allowed. */
-export function fetchOptions(insecure: boolean): { signal: () => AbortSignal; [oauth.allowInsecureRequests]?: boolean } {
-  return { signal: () => AbortSignal.timeout(FETCH_TIMEOUT_MS), ...(insecure ? { [oauth.allowInsecureRequests]: true } : {}) };
+export function fetchOptions(insecure: boolean): {
+  signal: () => AbortSignal;
+  [oauth.allowInsecureRequests]?: boolean;
+} {
+  return {
+    signal: () => AbortSignal.timeout(FETCH_TIMEOUT_MS),
+    ...(insecure ? { [oauth.allowInsecureRequests]: true } : {}),
+  };
 }
 
 /**
@@ -41,7 +47,7 @@ async function discover(issuer: string, insecure: boolean): Promise<oauth.Author
     const response = await oauth.discoveryRequest(url, fetchOptions(insecure));
     return await oauth.processDiscoveryResponse(url, response);
   } catch (err) {
-    throw new ApiError('unavailable', 'The identity provider\'s discovery document cannot be read.', { cause: err });
+    throw new ApiError('unavailable', "The identity provider's discovery document cannot be read.", { cause: err });
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { IdentityDeps } from '../deps.js';
+import { registrationsOf } from '../store/providers.js';
 
 /**
  * A tenant may have registered an (issuer, audience) pair before the configuration named it;
@@ -8,9 +9,11 @@ import type { IdentityDeps } from '../deps.js';
  */
 export async function warnShadowedRegistrations(db: Knex, deps: IdentityDeps): Promise<void> {
   for (const p of deps.settings.providers) {
-    const rows = (await db('identity_providers').where({ issuer: p.issuer, audience: p.audience }).select('tenant_id', 'id')) as Array<{ tenant_id: string; id: string }>;
-    for (const row of rows) {
-      deps.logger.warn({ provider: p.id, tenant: row.tenant_id, registration: row.id }, 'a tenant\'s identity provider has the issuer and audience of a configured provider and is ignored');
+    for (const row of await registrationsOf(db, p.issuer, p.audience)) {
+      deps.logger.warn(
+        { provider: p.id, tenant: row.tenant_id, registration: row.id },
+        "a tenant's identity provider has the issuer and audience of a configured provider and is ignored",
+      );
     }
   }
 }

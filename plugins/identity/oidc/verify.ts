@@ -30,7 +30,9 @@ export function peekClaims(token: string): Record<string, unknown> | null {
   if (parts.length !== 3 || parts.some((p) => !/^[A-Za-z0-9_-]*$/.test(p))) return null;
   try {
     const claims = JSON.parse(Buffer.from(parts[1] as string, 'base64url').toString('utf8')) as unknown;
-    return typeof claims === 'object' && claims !== null && !Array.isArray(claims) ? (claims as Record<string, unknown>) : null;
+    return typeof claims === 'object' && claims !== null && !Array.isArray(claims)
+      ? (claims as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }
@@ -46,7 +48,12 @@ function isNetworkFailure(err: unknown): boolean {
  * JWKS, `typ: at+jwt`, iss, aud, exp/nbf/iat, and the provider's allowed algorithms (so `none`
  * and HS256 are refused). `clockSkew` lines oauth4webapi's clock up with the kernel's clock.
  */
-export async function verifyAccessToken(token: string, provider: TrustedProvider, issuers: IssuerCache, now: Date): Promise<oauth.JWTAccessTokenClaims> {
+export async function verifyAccessToken(
+  token: string,
+  provider: TrustedProvider,
+  issuers: IssuerCache,
+  now: Date,
+): Promise<oauth.JWTAccessTokenClaims> {
   const entry = issuers.get(provider.issuer, provider.allowInsecureHttp);
   const metadata = await entry.metadata;
   const request = new Request('http://runtime.invalid/', { headers: { authorization: `Bearer ${token}` } });
@@ -59,7 +66,8 @@ export async function verifyAccessToken(token: string, provider: TrustedProvider
     });
   } catch (err) {
     if (isApiError(err)) throw err;
-    if (isNetworkFailure(err)) throw new ApiError('unavailable', 'The identity provider\'s keys cannot be fetched.', { cause: err });
+    if (isNetworkFailure(err))
+      throw new ApiError('unavailable', "The identity provider's keys cannot be fetched.", { cause: err });
     throw invalidCredential('The access token is not valid for this service.');
   }
 }

@@ -10,7 +10,10 @@ export class Semaphore {
   private active = 0;
   private readonly waiting: Array<() => void> = [];
 
-  constructor(private readonly max: number, private readonly maxQueued: number) {}
+  constructor(
+    private readonly max: number,
+    private readonly maxQueued: number,
+  ) {}
 
   async run<T>(work: () => Promise<T>): Promise<T> {
     await this.acquire();
@@ -27,7 +30,11 @@ export class Semaphore {
       return Promise.resolve();
     }
     if (this.waiting.length >= this.maxQueued) {
-      return Promise.reject(new ApiError('too_many_requests', 'Too many sign-ins are being processed; retry shortly.', { headers: { 'Retry-After': '1' } }));
+      return Promise.reject(
+        new ApiError('too_many_requests', 'Too many sign-ins are being processed; retry shortly.', {
+          headers: { 'Retry-After': '1' },
+        }),
+      );
     }
     return new Promise((resolve) => this.waiting.push(() => resolve()));
   }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Call, StepFactory } from '../../../kernel/types.js';
 import type { IdentityDeps } from '../deps.js';
+import type { Operations } from '../generated/manifest-types.js';
 import { findUserByName } from '../store/users.js';
 import { hashPassword, needsRehash, verifyPassword } from './scrypt.js';
 
@@ -29,6 +30,22 @@ function text(value: unknown, max: number): string | undefined {
   return typeof value === 'string' && value.length > 0 && value.length <= max ? value : undefined;
 }
 
+/** The routes whose password this step works on. */
+type PasswordOperation = 'login' | 'browserLogin' | 'createUser' | 'patchUser';
+
+/**
+ * The body of one of those routes as this step finds it. The step runs in the authorize slot,
+ * before the validation step, so a field may still hold anything or be absent: each is unknown
+ * until `text` checks it. The fields are those the manifest declares (from the generated types),
+ * so reading one it does not declare fails to compile.
+ */
+type UncheckedBody<O extends PasswordOperation> = { readonly [K in keyof Operations[O]['body']]?: unknown };
+
+function uncheckedBody<O extends PasswordOperation>(call: Call, _operation: O): UncheckedBody<O> {
+  const body: unknown = call.body;
+  return typeof body === 'object' && body !== null ? body : {};
+}
+
 /**
  * Password work (about 0.3 s of scrypt each) runs here, before the route's database transaction
  * opens: a transaction held across a hash would pin a pooled connection (and on the embedded
@@ -38,30 +55,39 @@ function text(value: unknown, max: number): string | undefined {
 export function passwordWorkStep(deps: IdentityDeps): StepFactory {
   let dummy: Promise<string> | undefined;
   // Unknown users are checked against a real hash of the same cost, so timing reveals nothing.
-  const dummyHash = (): Promise<string> => (dummy ??= hashPassword(randomBytes(16).toString('hex'), deps.settings.scrypt));
+  const dummyHash = (): Promise<string> =>
+    (dummy ??= hashPassword(randomBytes(16).toString('hex'), deps.settings.scrypt));
 
   return (route) => {
     if (route.plugin !== 'identity') return null;
     const operation = route.decl.operation;
-    if (operation === 'login') {
+    if (operation === 'login' || operation === 'browserLogin') {
       return async (call, next) => {
-        const body = call.body as Record<string, unknown> | undefined;
-        const tenantId = text(body?.tenant_id, 64);
-        const username = text(body?.username, 128);
-        const password = text(body?.password, 1024);
+        const body = uncheckedBody(call, operation);
+        const tenantId = text(body.tenant_id, 64);
+        const username = text(body.username, 128);
+        const password = text(body.password, 1024);
         if (!tenantId || !username || !password) return next();
         const user = await findUserByName(call.db, tenantId, username);
         const stored = user?.password_hash ?? (await dummyHash());
         const passwordOk = await deps.hashes.run(() => verifyPassword(password, stored));
-        const upgradedHash = user && passwordOk && needsRehash(stored, deps.settings.scrypt) ? await deps.hashes.run(() => hashPassword(password, deps.settings.scrypt)) : null;
-        loginVerdicts.set(call, { user: user ? { tenantId: user.tenant_id, id: user.id, checkedHash: stored } : null, passwordOk: Boolean(user) && passwordOk, upgradedHash });
+        const upgradedHash =
+          user && passwordOk && needsRehash(stored, deps.settings.scrypt)
+            ? await deps.hashes.run(() => hashPassword(password, deps.settings.scrypt))
+            : null;
+        loginVerdicts.set(call, {
+          user: user ? { tenantId: user.tenant_id, id: user.id, checkedHash: stored } : null,
+          passwordOk: Boolean(user) && passwordOk,
+          upgradedHash,
+        });
         return next();
       };
     }
     if (operation === 'createUser' || operation === 'patchUser') {
       return async (call, next) => {
-        const password = text((call.body as Record<string, unknown> | undefined)?.password, 1024);
-        if (password && password.length >= 12) preparedHashes.set(call, await deps.hashes.run(() => hashPassword(password, deps.settings.scrypt)));
+        const password = text(uncheckedBody(call, operation).password, 1024);
+        if (password && password.length >= 12)
+          preparedHashes.set(call, await deps.hashes.run(() => hashPassword(password, deps.settings.scrypt)));
         return next();
       };
     }

@@ -81,7 +81,14 @@ export function toApiToken(row: ApiTokenRow): ApiToken {
 export async function mintToken(
   db: Db,
   tenantId: string,
-  input: { name: string; roles: string[]; readOnly: boolean; expiresAt: Date | null; createdBy: string; minter: Minter },
+  input: {
+    name: string;
+    roles: string[];
+    readOnly: boolean;
+    expiresAt: Date | null;
+    createdBy: string;
+    minter: Minter;
+  },
   now: Date,
 ): Promise<{ secret: string; token: ApiToken }> {
   const secret = newSecret('api_token');
@@ -111,10 +118,14 @@ export async function mintToken(
 export async function findTokenByHash(db: Db, hash: string): Promise<ApiTokenLookup | undefined> {
   return db('identity_api_tokens as t')
     .leftJoin('identity_users as u', function joinUser() {
-      this.on('t.minter_kind', '=', db.raw('?', ['user'])).andOn('u.tenant_id', '=', 't.minter_tenant_id').andOn('u.id', '=', 't.minter_id');
+      this.on('t.minter_kind', '=', db.raw('?', ['user']))
+        .andOn('u.tenant_id', '=', 't.minter_tenant_id')
+        .andOn('u.id', '=', 't.minter_id');
     })
     .leftJoin('identity_providers as p', function joinProvider() {
-      this.on('t.minter_kind', '=', db.raw('?', ['provider'])).andOn('p.tenant_id', '=', 't.minter_tenant_id').andOn('p.id', '=', 't.minter_id');
+      this.on('t.minter_kind', '=', db.raw('?', ['provider']))
+        .andOn('p.tenant_id', '=', 't.minter_tenant_id')
+        .andOn('p.id', '=', 't.minter_id');
     })
     .where('t.secret_hash', hash)
     .first('t.*', 'u.disabled as minter_user_disabled', 'p.enabled as minter_provider_enabled');
@@ -122,7 +133,9 @@ export async function findTokenByHash(db: Db, hash: string): Promise<ApiTokenLoo
 
 /** The minter of a token, for a token minted with it (the child lives by the same account). */
 export async function minterOfToken(db: Db, tenantId: string, id: string): Promise<Minter | undefined> {
-  const row = (await db('identity_api_tokens').where({ tenant_id: tenantId, id }).first('minter_kind', 'minter_tenant_id', 'minter_id')) as
+  const row = (await db('identity_api_tokens')
+    .where({ tenant_id: tenantId, id })
+    .first('minter_kind', 'minter_tenant_id', 'minter_id')) as
     | Pick<ApiTokenRow, 'minter_kind' | 'minter_tenant_id' | 'minter_id'>
     | undefined;
   return row ? { kind: row.minter_kind, tenantId: row.minter_tenant_id, id: row.minter_id } : undefined;
@@ -136,7 +149,12 @@ export async function revokeTokensOf(db: Db, minter: Minter, now: Date): Promise
     .update({ revoked_at: now });
 }
 
-export async function listTokens(db: Db, tenantId: string, afterId: string | undefined, fetch: number): Promise<ApiToken[]> {
+export async function listTokens(
+  db: Db,
+  tenantId: string,
+  afterId: string | undefined,
+  fetch: number,
+): Promise<ApiToken[]> {
   const query = db('identity_api_tokens').where({ tenant_id: tenantId }).orderBy('id', 'asc').limit(fetch);
   if (afterId !== undefined) query.andWhere('id', '>', afterId);
   return ((await query) as ApiTokenRow[]).map(toApiToken);
@@ -144,12 +162,43 @@ export async function listTokens(db: Db, tenantId: string, afterId: string | und
 
 /** Marks a token revoked; revoking twice keeps the first time. Null when no such token. */
 export async function revokeToken(db: Db, tenantId: string, id: string, now: Date): Promise<ApiTokenRow | undefined> {
-  const existing = (await db('identity_api_tokens').where({ tenant_id: tenantId, id }).first()) as ApiTokenRow | undefined;
+  const existing = (await db('identity_api_tokens').where({ tenant_id: tenantId, id }).first()) as
+    | ApiTokenRow
+    | undefined;
   if (!existing) return undefined;
-  if (existing.revoked_at === null) await db('identity_api_tokens').where({ tenant_id: tenantId, id }).whereNull('revoked_at').update({ revoked_at: now });
+  if (existing.revoked_at === null)
+    await db('identity_api_tokens')
+      .where({ tenant_id: tenantId, id })
+      .whereNull('revoked_at')
+      .update({ revoked_at: now });
   return existing;
 }
 
 export async function touchToken(db: Db, tenantId: string, id: string, now: Date): Promise<void> {
   await db('identity_api_tokens').where({ tenant_id: tenantId, id }).update({ last_used_at: now });
+}
+
+/** API tokens that still hold at `now`: neither revoked nor expired. */
+function liveTokens(db: Db, now: Date) {
+  return db('identity_api_tokens')
+    .whereNull('revoked_at')
+    .where((q) => q.whereNull('expires_at').orWhere('expires_at', '>', now));
+}
+
+/** A held API token, if it still holds: its roles and whether it is read-only. */
+export async function liveToken(
+  db: Db,
+  tenantId: string,
+  id: string,
+  now: Date,
+): Promise<{ id: string; roles: string[]; read_only: boolean } | undefined> {
+  return (await liveTokens(db, now).where({ tenant_id: tenantId, id }).first('id', 'roles', 'read_only')) as
+    | { id: string; roles: string[]; read_only: boolean }
+    | undefined;
+}
+
+/** The ids among these (tenant, token) pairs whose tokens still hold. */
+export async function liveTokenIds(db: Db, pairs: Array<[string, string]>, now: Date): Promise<string[]> {
+  const rows = (await liveTokens(db, now).whereIn(['tenant_id', 'id'], pairs).select('id')) as Array<{ id: string }>;
+  return rows.map((r) => r.id);
 }

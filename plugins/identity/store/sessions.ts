@@ -25,6 +25,7 @@ export interface SessionRow {
   refreshed_at: Date | string | null;
   revoked_at: Date | string | null;
   revoked_reason: string | null;
+  provider_id?: string | null;
 }
 
 /** What a client receives once, at login or refresh; only hashes stay in the database. */
@@ -57,7 +58,18 @@ function earlier(a: Date, b: Date | string): Date {
   return a < other ? a : other;
 }
 
-export async function createSession(db: Db, input: { tenantId: string; subjectId: string; userAgent: string | null }, life: SessionLifetimes, now: Date): Promise<IssuedTokens> {
+export async function createSession(
+  db: Db,
+  input: {
+    tenantId: string;
+    subjectId: string;
+    userAgent: string | null;
+    /** Single sign-on: the provider, and the roles and e-mail mapped from its ID token. */
+    provider?: { id: string; roles: readonly string[]; email: string | null };
+  },
+  life: SessionLifetimes,
+  now: Date,
+): Promise<IssuedTokens> {
   const access = newSecret('session');
   const refresh = newSecret('refresh');
   const maxExpires = addSeconds(now, life.sessionMaxTtlSeconds);
@@ -72,6 +84,9 @@ export async function createSession(db: Db, input: { tenantId: string; subjectId
       refresh_expires_at: earlier(addSeconds(now, life.refreshIdleTtlSeconds), maxExpires),
       max_expires_at: maxExpires,
       user_agent: input.userAgent,
+      ...(input.provider
+        ? { provider_id: input.provider.id, roles: [...input.provider.roles], email: input.provider.email }
+        : {}),
       created_at: now,
     })
     .returning('*')) as SessionRow[];
@@ -83,7 +98,10 @@ export async function findByRefreshHash(db: Db, hash: string): Promise<SessionRo
 }
 
 /** The session a rotated-out refresh token belonged to, if the token was ever issued. */
-export async function findRotatedOut(db: Db, hash: string): Promise<{ tenant_id: string; session_id: string } | undefined> {
+export async function findRotatedOut(
+  db: Db,
+  hash: string,
+): Promise<{ tenant_id: string; session_id: string } | undefined> {
   return db('identity_refresh_history').where({ refresh_hash: hash }).first('tenant_id', 'session_id');
 }
 
@@ -92,7 +110,13 @@ export async function findRotatedOut(db: Db, hash: string): Promise<{ tenant_id:
  * requests race with the same refresh token, PostgreSQL's row lock lets exactly one update
  * match; the others find the hash changed and get null.
  */
-export async function rotateSession(db: Db, session: SessionRow, presentedHash: string, life: SessionLifetimes, now: Date): Promise<IssuedTokens | null> {
+export async function rotateSession(
+  db: Db,
+  session: SessionRow,
+  presentedHash: string,
+  life: SessionLifetimes,
+  now: Date,
+): Promise<IssuedTokens | null> {
   const access = newSecret('session');
   const refresh = newSecret('refresh');
   const [row] = (await db('identity_sessions')
@@ -108,16 +132,35 @@ export async function rotateSession(db: Db, session: SessionRow, presentedHash: 
     })
     .returning('*')) as SessionRow[];
   if (!row) return null;
-  await db('identity_refresh_history').insert({ tenant_id: session.tenant_id, session_id: session.id, refresh_hash: presentedHash, rotated_at: now });
+  await db('identity_refresh_history').insert({
+    tenant_id: session.tenant_id,
+    session_id: session.id,
+    refresh_hash: presentedHash,
+    rotated_at: now,
+  });
   return issued(row, access, refresh);
 }
 
 export async function revokeSession(db: Db, tenantId: string, id: string, reason: string, now: Date): Promise<boolean> {
-  return (await db('identity_sessions').where({ tenant_id: tenantId, id }).whereNull('revoked_at').update({ revoked_at: now, revoked_reason: reason })) > 0;
+  return (
+    (await db('identity_sessions')
+      .where({ tenant_id: tenantId, id })
+      .whereNull('revoked_at')
+      .update({ revoked_at: now, revoked_reason: reason })) > 0
+  );
 }
 
-export async function revokeSubjectSessions(db: Db, tenantId: string, subjectId: string, reason: string, now: Date): Promise<number> {
-  return db('identity_sessions').where({ tenant_id: tenantId, subject_id: subjectId }).whereNull('revoked_at').update({ revoked_at: now, revoked_reason: reason });
+export async function revokeSubjectSessions(
+  db: Db,
+  tenantId: string,
+  subjectId: string,
+  reason: string,
+  now: Date,
+): Promise<number> {
+  return db('identity_sessions')
+    .where({ tenant_id: tenantId, subject_id: subjectId })
+    .whereNull('revoked_at')
+    .update({ revoked_at: now, revoked_reason: reason });
 }
 
 export interface SessionView {
@@ -133,7 +176,14 @@ export interface SessionView {
 }
 
 /** Sessions that can still be used or refreshed, never with their hashes. */
-export async function listActiveSessions(db: Db, tenantId: string, subjectId: string, now: Date, page: { afterId?: string; fetch: number }, currentId: string | undefined): Promise<SessionView[]> {
+export async function listActiveSessions(
+  db: Db,
+  tenantId: string,
+  subjectId: string,
+  now: Date,
+  page: { afterId?: string; fetch: number },
+  currentId: string | undefined,
+): Promise<SessionView[]> {
   const query = db('identity_sessions')
     .where({ tenant_id: tenantId, subject_id: subjectId })
     .whereNull('revoked_at')
@@ -152,4 +202,13 @@ export async function listActiveSessions(db: Db, tenantId: string, subjectId: st
     user_agent: row.user_agent,
     current: row.id === currentId,
   }));
+}
+
+/** The session an access token belongs to, whatever its state (the caller checks it). */
+export async function findByAccessHash(db: Db, hash: string): Promise<SessionRow | undefined> {
+  return db('identity_sessions').where({ access_hash: hash }).first();
+}
+
+export async function getSession(db: Db, tenantId: string, id: string): Promise<SessionRow | undefined> {
+  return db('identity_sessions').where({ tenant_id: tenantId, id }).first();
 }

@@ -44,3 +44,18 @@ export async function insertTenant(db: Db, id: string, name: string, now: Date):
 export async function requireTenant(db: Db, id: string): Promise<void> {
   if (!(await tenantExists(db, id))) throw new ApiError('not_found', `No tenant "${id}".`);
 }
+
+/** Locks the tenant's row until the transaction ends (serialises changes of its admins). */
+export async function lockTenant(db: Db, id: string): Promise<void> {
+  await db('identity_tenants').where({ id }).forUpdate().first('id');
+}
+
+/** Creates the tenant unless one of that id exists; whether this call created it. */
+export async function insertTenantIfAbsent(db: Db, id: string, name: string, now: Date): Promise<boolean> {
+  const inserted = await db('identity_tenants')
+    .insert({ id, name, created_at: now })
+    .onConflict('id')
+    .ignore()
+    .returning('id');
+  return inserted.length > 0;
+}

@@ -64,7 +64,10 @@ export interface NewUser {
 }
 
 export async function findUserByName(db: Db, tenantId: string, username: string): Promise<UserRow | undefined> {
-  return db('identity_users').where({ tenant_id: tenantId }).andWhereRaw('lower(username) = lower(?)', [username]).first();
+  return db('identity_users')
+    .where({ tenant_id: tenantId })
+    .andWhereRaw('lower(username) = lower(?)', [username])
+    .first();
 }
 
 export async function getUser(db: Db, tenantId: string, id: string, forUpdate = false): Promise<UserRow | undefined> {
@@ -73,7 +76,11 @@ export async function getUser(db: Db, tenantId: string, id: string, forUpdate = 
   return query;
 }
 
-export async function listUsers(db: Db, tenantId: string, filter: { afterId?: string; fetch: number; disabled?: boolean }): Promise<UserRow[]> {
+export async function listUsers(
+  db: Db,
+  tenantId: string,
+  filter: { afterId?: string; fetch: number; disabled?: boolean },
+): Promise<UserRow[]> {
   const query = db('identity_users').where({ tenant_id: tenantId }).orderBy('id', 'asc').limit(filter.fetch);
   if (filter.afterId !== undefined) query.andWhere('id', '>', filter.afterId);
   if (filter.disabled !== undefined) query.andWhere('disabled', filter.disabled);
@@ -97,17 +104,40 @@ export async function insertUser(db: Db, tenantId: string, user: NewUser, now: D
       .returning('*');
     return row as UserRow;
   } catch (err) {
-    if (isUniqueViolation(err)) throw new ApiError('duplicate_identifier', `A user with id "${user.id}" or username "${user.username}" already exists.`);
+    if (isUniqueViolation(err))
+      throw new ApiError(
+        'duplicate_identifier',
+        `A user with id "${user.id}" or username "${user.username}" already exists.`,
+      );
     throw err;
   }
 }
 
-export async function updateUser(db: Db, tenantId: string, id: string, patch: Record<string, unknown>, now: Date): Promise<UserRow | undefined> {
-  const [row] = await db('identity_users').where({ tenant_id: tenantId, id }).update({ ...patch, updated_at: now }).returning('*');
+export async function updateUser(
+  db: Db,
+  tenantId: string,
+  id: string,
+  patch: Record<string, unknown>,
+  now: Date,
+): Promise<UserRow | undefined> {
+  const [row] = await db('identity_users')
+    .where({ tenant_id: tenantId, id })
+    .update({ ...patch, updated_at: now })
+    .returning('*');
   return row as UserRow | undefined;
 }
 
 // RETURNING: knex-pglite answers a bare DELETE with its raw result, not a row count.
 export async function deleteUser(db: Db, tenantId: string, id: string): Promise<boolean> {
   return (await db('identity_users').where({ tenant_id: tenantId, id }).delete().returning('id')).length > 0;
+}
+
+/** How many of the tenant's users are enabled and hold at least one of these roles. */
+export async function countEnabledUsersHolding(db: Db, tenantId: string, roleIds: string[]): Promise<number> {
+  const row = (await db('identity_users')
+    .where({ tenant_id: tenantId, disabled: false })
+    .andWhereRaw('roles && ?::text[]', [roleIds])
+    .count({ n: '*' })
+    .first()) as { n: number | string } | undefined;
+  return Number(row?.n ?? 0);
 }

@@ -1,28 +1,23 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../../../kernel/errors.js';
-import { afterKey, pageOf, slugify } from '../../../kernel/plugin/api.js';
+import {
+  afterKey,
+  operationHandlers,
+  pageOf,
+  slugify,
+  type CallOf,
+  type InUse,
+  type OperationHandler,
+} from '../../../kernel/plugin/api.js';
 import type { Call, Handler } from '../../../kernel/types.js';
 import type { Appended, NewMessage } from '../backend.js';
-import { encodeBatch, encodeRaw, type PublishedMessage } from '../encode.js';
+import { encodeBatch, encodeRaw } from '../encode.js';
+import type { Operations } from '../generated/manifest-types.js';
 import { messageView } from '../render.js';
 import type { StreamsService } from '../service.js';
-import { ConsumerStore, StreamStore, type Retention, type StreamFields, type StreamRecord } from '../store.js';
+import { ConsumerStore, StreamStore, type StreamFields, type StreamRecord } from '../store.js';
 
-interface CreateBody {
-  id?: string;
-  name: string;
-  partitions?: number;
-  retention?: Retention;
-  codec?: string | null;
-}
-
-interface PublishBody {
-  messages: PublishedMessage[];
-  idempotency_key?: string;
-}
-
-const tenant = (call: Call): string => call.tenantId as string;
-const idParam = (call: Call): string => String(call.params.id);
+type PublishCall = CallOf<Operations['publishMessages']>;
 
 function headerText(call: Call, name: string): string | undefined {
   const value = call.headers[name];
@@ -38,28 +33,37 @@ interface Prepared {
 }
 
 /** GET/POST /streams, GET/PATCH/DELETE /streams/{id}, publish, read, consumers. */
-export function streamHandlers(service: StreamsService): Record<string, Handler> {
+export function streamHandlers(service: StreamsService, inUse?: InUse): Record<string, Handler> {
   const prepared = new WeakMap<Call, Prepared>();
 
-  async function encode(call: Call): Promise<Prepared> {
-    const record = await service.streamToPublish(call.db, tenant(call), idParam(call));
+  async function encode(call: PublishCall): Promise<Prepared> {
+    const record = await service.streamToPublish(call.db, call.tenantId, call.params.id);
     const codec = await service.codecOf(call.db, record.stream);
     if (Buffer.isBuffer(call.body)) {
-      return { record, messages: encodeRaw(call.body, headerText(call, 'x-message-key') ?? null, record.stream, codec, service.limits), key: headerText(call, 'idempotency-key') };
+      return {
+        record,
+        messages: encodeRaw(call.body, headerText(call, 'x-message-key') ?? null, record.stream, codec, service.limits),
+        key: headerText(call, 'idempotency-key'),
+      };
     }
-    const body = call.body as PublishBody;
-    return { record, messages: encodeBatch(body.messages, record.stream, codec, service.limits), key: body.idempotency_key ?? headerText(call, 'idempotency-key') };
+    const body = call.body;
+    return {
+      record,
+      messages: encodeBatch(body.messages, record.stream, codec, service.limits),
+      key: body.idempotency_key ?? headerText(call, 'idempotency-key'),
+    };
   }
 
-  const publishMessages: Handler = Object.assign(
-    async (call: Call) => {
+  const publishMessages: OperationHandler<Operations['publishMessages']> = Object.assign(
+    async (call: PublishCall) => {
       let publish = prepared.get(call);
       // Published before the transaction (publish.ahead): the backend indexes the messages only
       // while that stream still lives and answers 404 otherwise, so it is not looked up again.
       if (publish && !publish.ahead) {
         // Encoded before the transaction: the stream must still be that one.
-        const current = await service.stream(call.db, tenant(call), idParam(call));
-        if (current.ref.uid !== publish.record.ref.uid) throw new ApiError('not_found', `No stream "${idParam(call)}".`);
+        const current = await service.stream(call.db, call.tenantId, call.params.id);
+        if (current.ref.uid !== publish.record.ref.uid)
+          throw new ApiError('not_found', `No stream "${call.params.id}".`);
         publish = { ...publish, record: current };
       } else publish ??= await encode(call);
       const { record, messages, key, ahead } = publish;
@@ -71,7 +75,11 @@ export function streamHandlers(service: StreamsService): Record<string, Handler>
         ...(call.write ? { write: call.write } : {}),
       });
       call.notes.auditDetail = { ...(call.notes.auditDetail ?? {}), messages: appended.length, replayed };
-      return { status: 201, body: { messages: appended }, ...(replayed ? { headers: { 'Idempotent-Replayed': 'true' } } : {}) };
+      return {
+        status: 201,
+        body: { messages: appended },
+        ...(replayed ? { headers: { 'Idempotent-Replayed': 'true' } } : {}),
+      };
     },
     {
       /**
@@ -81,7 +89,7 @@ export function streamHandlers(service: StreamsService): Record<string, Handler>
        * idempotency key still publishes in the transaction, after its key is claimed. Messages
        * whose transaction then fails stay in JetStream unindexed, as when a commit fails.
        */
-      async beforeTransaction(call: Call) {
+      async beforeTransaction(call: PublishCall) {
         const backend = service.backend;
         if (!backend.publishAhead) return;
         const publish = await encode(call);
@@ -95,36 +103,47 @@ export function streamHandlers(service: StreamsService): Record<string, Handler>
        * Published ahead, a publish only indexes its messages and announces them: appends the
        * kernel sends with the audit record as one statement (no transaction held across awaits).
        */
-      combinedWrite: (call: Call) => prepared.get(call)?.ahead !== undefined,
+      combinedWrite: (call: PublishCall) => prepared.get(call)?.ahead !== undefined,
     },
   );
 
-  return {
+  return operationHandlers<Operations>({
     async listStreams(call) {
       const page = pageOf(call);
-      return { status: 200, body: { items: await new StreamStore(call.db).list(tenant(call), afterKey(page), page.fetch) } };
+      return {
+        status: 200,
+        body: { items: await new StreamStore(call.db).list(call.tenantId, afterKey(page), page.fetch) },
+      };
     },
 
     async createStream(call) {
-      const body = call.body as CreateBody;
+      const body = call.body;
       const id = body.id ?? slugify(body.name);
-      if (!id) throw new ApiError('validation_error', 'The name yields an empty id; send an id.', { details: [{ in: 'body', pointer: '/name', message: 'has no letters or digits to derive an id from' }] });
+      if (!id)
+        throw new ApiError('validation_error', 'The name yields an empty id; send an id.', {
+          details: [{ in: 'body', pointer: '/name', message: 'has no letters or digits to derive an id from' }],
+        });
       call.resourceId = id;
-      const fields: StreamFields = { name: body.name, partitions: body.partitions ?? 1, retention: body.retention ?? {}, codec: body.codec ?? null };
-      if (fields.codec !== null) await service.checkCodec(call.db, tenant(call), fields.codec);
+      const fields: StreamFields = {
+        name: body.name,
+        partitions: body.partitions ?? 1,
+        retention: body.retention ?? {},
+        codec: body.codec ?? null,
+      };
+      if (fields.codec !== null) await service.checkCodec(call.db, call.tenantId, fields.codec);
       service.streamsChanged();
-      const created = await new StreamStore(call.db).insert(tenant(call), id, fields, service.clock.now());
+      const created = await new StreamStore(call.db).insert(call.tenantId, id, fields, service.clock.now());
       await service.backend.provision(call.db, created.ref);
       return { status: 201, body: created.stream, headers: { Location: `/streams/${id}` } };
     },
 
     async getStream(call) {
-      return { status: 200, body: (await service.stream(call.db, tenant(call), idParam(call))).stream };
+      return { status: 200, body: (await service.stream(call.db, call.tenantId, call.params.id)).stream };
     },
 
     async patchStream(call) {
-      const body = call.body as Partial<CreateBody>;
-      const current = await service.stream(call.db, tenant(call), idParam(call), { forUpdate: true });
+      const body = call.body;
+      const current = await service.stream(call.db, call.tenantId, call.params.id, { forUpdate: true });
       const fields: StreamFields = {
         name: body.name ?? current.stream.name,
         partitions: body.partitions ?? current.stream.partitions,
@@ -133,19 +152,25 @@ export function streamHandlers(service: StreamsService): Record<string, Handler>
       };
       // Fewer partitions would move keys and strand the messages of the ones removed.
       if (fields.partitions < current.stream.partitions) {
-        throw new ApiError('validation_error', `A stream's partitions can only grow (it has ${current.stream.partitions}).`, { details: [{ in: 'body', pointer: '/partitions', message: 'must not be less than the current count' }] });
+        throw new ApiError(
+          'validation_error',
+          `A stream's partitions can only grow (it has ${current.stream.partitions}).`,
+          { details: [{ in: 'body', pointer: '/partitions', message: 'must not be less than the current count' }] },
+        );
       }
-      if (fields.codec !== null && fields.codec !== current.stream.codec) await service.checkCodec(call.db, tenant(call), fields.codec);
+      if (fields.codec !== null && fields.codec !== current.stream.codec)
+        await service.checkCodec(call.db, call.tenantId, fields.codec);
       service.streamsChanged();
-      const updated = await new StreamStore(call.db).update(tenant(call), idParam(call), fields, service.clock.now());
+      const updated = await new StreamStore(call.db).update(call.tenantId, call.params.id, fields, service.clock.now());
       await service.backend.provision(call.db, updated.ref);
       return { status: 200, body: updated.stream };
     },
 
     async deleteStream(call) {
-      const current = await service.stream(call.db, tenant(call), idParam(call), { forUpdate: true });
+      const current = await service.stream(call.db, call.tenantId, call.params.id, { forUpdate: true });
+      await inUse?.(call.db, call.tenantId, 'stream', call.params.id);
       service.streamsChanged();
-      await new StreamStore(call.db).remove(tenant(call), idParam(call));
+      await new StreamStore(call.db).remove(call.tenantId, call.params.id);
       await service.backend.discard(call.db, current.ref);
       return { status: 204 };
     },
@@ -153,7 +178,7 @@ export function streamHandlers(service: StreamsService): Record<string, Handler>
     publishMessages,
 
     async readStreamMessages(call) {
-      const { stream, ref } = await service.stream(call.db, tenant(call), idParam(call));
+      const { stream, ref } = await service.stream(call.db, call.tenantId, call.params.id);
       const page = pageOf(call);
       const partition = typeof call.query.partition === 'number' ? call.query.partition : undefined;
       const fromOffset = typeof call.query.from_offset === 'number' ? call.query.from_offset : undefined;
@@ -171,26 +196,40 @@ export function streamHandlers(service: StreamsService): Record<string, Handler>
     },
 
     async listConsumers(call) {
-      const { ref } = await service.stream(call.db, tenant(call), idParam(call));
+      const { ref } = await service.stream(call.db, call.tenantId, call.params.id);
       const page = pageOf(call);
       const after = page.after ? { consumer: String(page.after[0]), partition: Number(page.after[1]) } : undefined;
-      const offsets = (await new ConsumerStore(call.db).list(ref)).filter((o) => !after || o.consumer > after.consumer || (o.consumer === after.consumer && o.partition > after.partition)).slice(0, page.fetch);
+      const offsets = (await new ConsumerStore(call.db).list(ref))
+        .filter(
+          (o) =>
+            !after || o.consumer > after.consumer || (o.consumer === after.consumer && o.partition > after.partition),
+        )
+        .slice(0, page.fetch);
       const items = [];
-      for (const o of offsets) items.push({ ...o, lag: await service.backend.pending(call.db, ref, o.partition, o.committed_offset) });
+      for (const o of offsets)
+        items.push({ ...o, lag: await service.backend.pending(call.db, ref, o.partition, o.committed_offset) });
       return { status: 200, body: { items } };
     },
 
     async commitConsumerOffsets(call) {
-      const { stream, ref } = await service.stream(call.db, tenant(call), idParam(call));
-      const consumer = String(call.params.consumer);
-      const offsets = (call.body as { offsets: Array<{ partition: number; offset: number }> }).offsets;
+      const { stream, ref } = await service.stream(call.db, call.tenantId, call.params.id);
+      const consumer = call.params.consumer;
+      const offsets = call.body.offsets;
       const store = new ConsumerStore(call.db);
       for (const [index, { partition, offset }] of offsets.entries()) {
-        if (partition >= stream.partitions) throw new ApiError('validation_error', `The stream has no partition ${partition}.`, { details: [{ in: 'body', pointer: `/offsets/${index}/partition`, message: `must be below ${stream.partitions}` }] });
+        if (partition >= stream.partitions)
+          throw new ApiError('validation_error', `The stream has no partition ${partition}.`, {
+            details: [
+              { in: 'body', pointer: `/offsets/${index}/partition`, message: `must be below ${stream.partitions}` },
+            ],
+          });
         await store.commit(ref, consumer, partition, offset, service.clock.now());
       }
       call.resourceId = `${stream.id}/${consumer}`;
-      return { status: 200, body: { consumer, offsets: (await store.list(ref)).filter((o) => o.consumer === consumer) } };
+      return {
+        status: 200,
+        body: { consumer, offsets: (await store.list(ref)).filter((o) => o.consumer === consumer) },
+      };
     },
-  };
+  });
 }

@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
-import type { Call, Handler, ServerSentEvent } from '../../../kernel/types.js';
+import { operationHandlers } from '../../../kernel/plugin/api.js';
+import type { Handler, ServerSentEvent } from '../../../kernel/types.js';
+import type { Operations } from '../generated/manifest-types.js';
 import { messageView } from '../render.js';
 import type { StreamsService } from '../service.js';
 
@@ -27,13 +29,14 @@ function sleep(ms: number, signal: AbortSignal, wake: { resolve?: (() => void) |
  * published with each commit wakes it at once, so a lost notification only delays a message.
  */
 export function tailHandlers(service: StreamsService, db: Knex): Record<string, Handler> {
-  return {
-    async tailStream(call: Call) {
-      const tenantId = call.tenantId as string;
-      const { stream, ref } = await service.stream(call.db, tenantId, String(call.params.id));
-      const only = typeof call.query.partition === 'number' ? call.query.partition : undefined;
-      const from = typeof call.query.from_offset === 'number' ? call.query.from_offset : undefined;
-      const positions = from !== undefined ? Array.from({ length: ref.partitions }, () => from) : await service.backend.ends(db, ref);
+  return operationHandlers<Operations>({
+    async tailStream(call) {
+      const tenantId = call.tenantId;
+      const { stream, ref } = await service.stream(call.db, tenantId, call.params.id);
+      const only = call.query.partition;
+      const from = call.query.from_offset;
+      const positions =
+        from !== undefined ? Array.from({ length: ref.partitions }, () => from) : await service.backend.ends(db, ref);
       const partitions = only !== undefined ? [only] : positions.map((_, p) => p);
       const decoders = service.decoders(db, tenantId);
       return {
@@ -51,11 +54,19 @@ export function tailHandlers(service: StreamsService, db: Knex): Record<string, 
               woken = false;
               let sent = 0;
               for (const partition of partitions) {
-                const found = await service.backend.read(db, ref, { partition, fromOffset: positions[partition] ?? 0, limit: BATCH });
+                const found = await service.backend.read(db, ref, {
+                  partition,
+                  fromOffset: positions[partition] ?? 0,
+                  limit: BATCH,
+                });
                 for (const message of found) {
                   positions[partition] = message.offset + 1;
                   sent++;
-                  yield { id: `${message.partition}:${message.offset}`, event: 'message', data: messageView(message, await decoders.of(stream.codec, message)) };
+                  yield {
+                    id: `${message.partition}:${message.offset}`,
+                    event: 'message',
+                    data: messageView(message, await decoders.of(stream.codec, message)),
+                  };
                 }
               }
               if (sent === 0 && !woken) await sleep(service.settings.tail_poll_ms, signal, wake);
@@ -66,5 +77,5 @@ export function tailHandlers(service: StreamsService, db: Knex): Record<string, 
         },
       };
     },
-  };
+  });
 }

@@ -56,7 +56,9 @@ export const createStreams: Migration = {
         UNIQUE (tenant_id, id)
       ) PARTITION BY HASH (tenant_id)`);
     for (let i = 0; i < MESSAGE_TABLE_PARTITIONS; i++) {
-      await db.raw(`CREATE TABLE streams_messages_p${i} PARTITION OF streams_messages FOR VALUES WITH (MODULUS ${MESSAGE_TABLE_PARTITIONS}, REMAINDER ${i})`);
+      await db.raw(
+        `CREATE TABLE streams_messages_p${i} PARTITION OF streams_messages FOR VALUES WITH (MODULUS ${MESSAGE_TABLE_PARTITIONS}, REMAINDER ${i})`,
+      );
     }
     await db.raw('CREATE INDEX streams_messages_time ON streams_messages (tenant_id, stream_uid, published_at)');
     // Deleted streams whose messages the retention job still has to remove.
@@ -100,6 +102,15 @@ export const createStreams: Migration = {
     });
   },
   async down(db) {
-    for (const table of ['streams_deliveries', 'streams_consumer_offsets', 'streams_publishes', 'streams_messages', 'streams_discarded', 'streams_partitions', 'streams_streams']) await db.schema.dropTableIfExists(table);
+    for (const table of [
+      'streams_deliveries',
+      'streams_consumer_offsets',
+      'streams_publishes',
+      'streams_messages',
+      'streams_discarded',
+      'streams_partitions',
+      'streams_streams',
+    ])
+      await db.schema.dropTableIfExists(table);
   },
 };

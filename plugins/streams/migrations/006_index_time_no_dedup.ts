@@ -9,7 +9,9 @@ import type { Migration } from '../../../kernel/types.js';
 export const indexTimeWithoutDedup: Migration = {
   name: '006_index_time_no_dedup',
   async up(db) {
-    await db.raw('ALTER INDEX streams_message_index_tenant_id_stream_uid_published_at_index SET (deduplicate_items = off)');
+    await db.raw(
+      'ALTER INDEX streams_message_index_tenant_id_stream_uid_published_at_index SET (deduplicate_items = off)',
+    );
   },
   async down(db) {
     await db.raw('ALTER INDEX streams_message_index_tenant_id_stream_uid_published_at_index RESET (deduplicate_items)');

@@ -33,9 +33,13 @@ export const createMessageRuns: Migration = {
         offsets bigint[] NOT NULL,
         PRIMARY KEY (tenant_id, last_id)
       )`);
-    await db.raw('CREATE INDEX streams_message_runs_offset ON streams_message_runs (tenant_id, stream_uid, last_offset) INCLUDE (first_offset)');
+    await db.raw(
+      'CREATE INDEX streams_message_runs_offset ON streams_message_runs (tenant_id, stream_uid, last_offset) INCLUDE (first_offset)',
+    );
     // Every run of a publish has the same time: equal keys, appended without deduplication (as 006).
-    await db.raw('CREATE INDEX streams_message_runs_time ON streams_message_runs (tenant_id, stream_uid, published_at) WITH (deduplicate_items = off)');
+    await db.raw(
+      'CREATE INDEX streams_message_runs_time ON streams_message_runs (tenant_id, stream_uid, published_at) WITH (deduplicate_items = off)',
+    );
     await db.raw(`
       CREATE TABLE streams_message_replays (
         tenant_id text NOT NULL,
@@ -59,7 +63,9 @@ export const createMessageRuns: Migration = {
       `INSERT INTO streams_message_runs (tenant_id, last_id, first_id, stream_uid, stream, published_at, first_offset, last_offset, partitions, offsets)
        SELECT tenant_id, id, id, stream_uid, stream, published_at, "offset", "offset", ARRAY[partition], ARRAY["offset"] FROM streams_message_index`,
     );
-    await db.raw('INSERT INTO streams_message_replays (tenant_id, replay_of, id) SELECT tenant_id, replay_of, id FROM streams_message_index WHERE replay_of IS NOT NULL');
+    await db.raw(
+      'INSERT INTO streams_message_replays (tenant_id, replay_of, id) SELECT tenant_id, replay_of, id FROM streams_message_index WHERE replay_of IS NOT NULL',
+    );
     await db.raw('DROP TABLE streams_message_index');
   },
   async down(db) {
@@ -68,8 +74,12 @@ export const createMessageRuns: Migration = {
         tenant_id text NOT NULL, stream_uid text NOT NULL, partition integer NOT NULL, "offset" bigint NOT NULL, id text NOT NULL, stream text NOT NULL,
         published_at timestamptz(3) NOT NULL, replay_of text,
         PRIMARY KEY (tenant_id, stream_uid, partition, "offset"), UNIQUE (tenant_id, id))`);
-    await db.raw('CREATE INDEX streams_message_index_tenant_id_stream_uid_published_at_index ON streams_message_index (tenant_id, stream_uid, published_at) WITH (deduplicate_items = off)');
-    await db.raw('CREATE INDEX streams_message_index_replay_of ON streams_message_index (tenant_id, replay_of) WHERE replay_of IS NOT NULL');
+    await db.raw(
+      'CREATE INDEX streams_message_index_tenant_id_stream_uid_published_at_index ON streams_message_index (tenant_id, stream_uid, published_at) WITH (deduplicate_items = off)',
+    );
+    await db.raw(
+      'CREATE INDEX streams_message_index_replay_of ON streams_message_index (tenant_id, replay_of) WHERE replay_of IS NOT NULL',
+    );
     await db.raw(
       `INSERT INTO streams_message_index (tenant_id, stream_uid, partition, "offset", id, stream, published_at, replay_of)
        SELECT p.tenant_id, p.stream_uid, p.partition, p."offset", p.id, p.stream, p.published_at, r.replay_of

@@ -11,7 +11,9 @@ import type { Migration } from '../../../kernel/types.js';
 export const indexRunsByFirstOffset: Migration = {
   name: '008_runs_by_first_offset',
   async up(db) {
-    await db.raw('CREATE INDEX streams_message_runs_first_offset ON streams_message_runs (tenant_id, stream_uid, first_offset)');
+    await db.raw(
+      'CREATE INDEX streams_message_runs_first_offset ON streams_message_runs (tenant_id, stream_uid, first_offset)',
+    );
   },
   async down(db) {
     await db.raw('DROP INDEX streams_message_runs_first_offset');

@@ -32,7 +32,7 @@ export function applyFiles(doc: Y.Doc, files: FileMap): Uint8Array | undefined {
   doc.transact(() => {
     const map = filesMap(doc);
     for (const path of [...map.keys()]) {
-      if (!Object.prototype.hasOwnProperty.call(files, path)) {
+      if (!Object.hasOwn(files, path)) {
         map.delete(path);
         changed = true;
       }
@@ -50,7 +50,11 @@ export function applyFiles(doc: Y.Doc, files: FileMap): Uint8Array | undefined {
       const limit = Math.min(old.length, content.length);
       while (prefix < limit && old.charCodeAt(prefix) === content.charCodeAt(prefix)) prefix++;
       let suffix = 0;
-      while (suffix < limit - prefix && old.charCodeAt(old.length - 1 - suffix) === content.charCodeAt(content.length - 1 - suffix)) suffix++;
+      while (
+        suffix < limit - prefix &&
+        old.charCodeAt(old.length - 1 - suffix) === content.charCodeAt(content.length - 1 - suffix)
+      )
+        suffix++;
       const removed = old.length - prefix - suffix;
       if (removed > 0) text.delete(prefix, removed);
       const inserted = content.slice(prefix, content.length - suffix);

@@ -40,7 +40,13 @@ export class LazyCollab implements FileChanges {
     if (this.loading) await (await this.loading).stop();
   }
 
-  async filesWritten(db: Knex | Knex.Transaction, tenantId: string, workspaceId: string, files: FileMap, revision: number): Promise<void> {
+  async filesWritten(
+    db: Knex | Knex.Transaction,
+    tenantId: string,
+    workspaceId: string,
+    files: FileMap,
+    revision: number,
+  ): Promise<void> {
     await (await this.load()).filesWritten(db, tenantId, workspaceId, files, revision);
   }
 

@@ -33,7 +33,10 @@ export class Room {
   unsavedBytes = 0;
   retired = false;
 
-  constructor(readonly tenantId: string, readonly workspaceId: string) {
+  constructor(
+    readonly tenantId: string,
+    readonly workspaceId: string,
+  ) {
     // The server has no presence of its own.
     this.awareness.setLocalState(null);
   }
@@ -56,6 +59,5 @@ export function asBytes(data: Buffer | ArrayBuffer | Buffer[]): Uint8Array {
 export function sameFiles(a: FileMap, b: FileMap): boolean {
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && a[k] === b[k]);
+  return keys.every((k) => Object.hasOwn(b, k) && a[k] === b[k]);
 }
-

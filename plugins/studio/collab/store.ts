@@ -6,7 +6,9 @@ import { seedUpdate } from './doc.js';
 type Db = Knex | Knex.Transaction;
 
 function bytes(value: Buffer | Uint8Array): Uint8Array {
-  return value instanceof Uint8Array ? new Uint8Array(value.buffer, value.byteOffset, value.byteLength) : new Uint8Array(value);
+  return value instanceof Uint8Array
+    ? new Uint8Array(value.buffer, value.byteOffset, value.byteLength)
+    : new Uint8Array(value);
 }
 
 /**
@@ -25,9 +27,16 @@ export class CollabStore {
    */
   async ensure(tenantId: string, workspaceId: string, now: Date): Promise<boolean> {
     return this.db.transaction(async (trx) => {
-      const workspace = (await trx('studio_workspaces').select('revision').where({ tenant_id: tenantId, id: workspaceId }).forShare().first()) as { revision: number } | undefined;
+      const workspace = (await trx('studio_workspaces')
+        .select('revision')
+        .where({ tenant_id: tenantId, id: workspaceId })
+        .forShare()
+        .first()) as { revision: number } | undefined;
       if (!workspace) return false;
-      const exists = await trx('studio_collab_docs').select('revision').where({ tenant_id: tenantId, workspace_id: workspaceId }).first();
+      const exists = await trx('studio_collab_docs')
+        .select('revision')
+        .where({ tenant_id: tenantId, workspace_id: workspaceId })
+        .first();
       if (exists) return true;
       const inserted = (await trx.raw(
         'INSERT INTO studio_collab_docs (tenant_id, workspace_id, revision, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING revision',
@@ -41,22 +50,40 @@ export class CollabStore {
   }
 
   async updates(db: Db, tenantId: string, workspaceId: string): Promise<Uint8Array[]> {
-    const rows = (await db('studio_collab_updates').select('data').where({ tenant_id: tenantId, workspace_id: workspaceId }).orderBy('seq', 'asc')) as Array<{ data: Buffer }>;
+    const rows = (await db('studio_collab_updates')
+      .select('data')
+      .where({ tenant_id: tenantId, workspace_id: workspaceId })
+      .orderBy('seq', 'asc')) as Array<{ data: Buffer }>;
     return rows.map((r) => bytes(r.data));
   }
 
   async append(db: Db, tenantId: string, workspaceId: string, update: Uint8Array, now: Date): Promise<void> {
-    await db('studio_collab_updates').insert({ tenant_id: tenantId, workspace_id: workspaceId, data: Buffer.from(update), created_at: now });
+    await db('studio_collab_updates').insert({
+      tenant_id: tenantId,
+      workspace_id: workspaceId,
+      data: Buffer.from(update),
+      created_at: now,
+    });
   }
 
   /** The doc row, locked until `db`'s transaction ends (undefined: no shared document yet). */
   async lock(db: Knex.Transaction, tenantId: string, workspaceId: string): Promise<{ revision: number } | undefined> {
-    return (await db('studio_collab_docs').select('revision').where({ tenant_id: tenantId, workspace_id: workspaceId }).forUpdate().first()) as { revision: number } | undefined;
+    return (await db('studio_collab_docs')
+      .select('revision')
+      .where({ tenant_id: tenantId, workspace_id: workspaceId })
+      .forUpdate()
+      .first()) as { revision: number } | undefined;
   }
 
   /** Whether the document exists, holding it (against a delete) until `db`'s transaction ends. */
   async share(db: Knex.Transaction, tenantId: string, workspaceId: string): Promise<boolean> {
-    return (await db('studio_collab_docs').select('revision').where({ tenant_id: tenantId, workspace_id: workspaceId }).forShare().first()) !== undefined;
+    return (
+      (await db('studio_collab_docs')
+        .select('revision')
+        .where({ tenant_id: tenantId, workspace_id: workspaceId })
+        .forShare()
+        .first()) !== undefined
+    );
   }
 
   async setRevision(db: Db, tenantId: string, workspaceId: string, revision: number): Promise<void> {
@@ -71,24 +98,42 @@ export class CollabStore {
   async compact(tenantId: string, workspaceId: string, now: Date): Promise<number> {
     return this.db.transaction(async (trx) => {
       if (!(await this.lock(trx, tenantId, workspaceId))) return 0;
-      const deleted = (await trx.raw('DELETE FROM studio_collab_updates WHERE tenant_id = ? AND workspace_id = ? RETURNING seq, data', [tenantId, workspaceId])) as { rows: Array<{ seq: string | number; data: Buffer }> };
+      const deleted = (await trx.raw(
+        'DELETE FROM studio_collab_updates WHERE tenant_id = ? AND workspace_id = ? RETURNING seq, data',
+        [tenantId, workspaceId],
+      )) as { rows: Array<{ seq: string | number; data: Buffer }> };
       const rows = deleted.rows;
       if (rows.length < 2) {
         // Nothing to merge: put back what was taken.
-        for (const row of rows) await trx('studio_collab_updates').insert({ tenant_id: tenantId, workspace_id: workspaceId, seq: row.seq, data: row.data, created_at: now });
+        for (const row of rows)
+          await trx('studio_collab_updates').insert({
+            tenant_id: tenantId,
+            workspace_id: workspaceId,
+            seq: row.seq,
+            data: row.data,
+            created_at: now,
+          });
         return 0;
       }
       rows.sort((a, b) => Number(a.seq) - Number(b.seq));
       const merged = Y.mergeUpdates(rows.map((r) => bytes(r.data)));
       const last = rows[rows.length - 1] as { seq: string | number };
-      await trx('studio_collab_updates').insert({ tenant_id: tenantId, workspace_id: workspaceId, seq: last.seq, data: Buffer.from(merged), created_at: now });
+      await trx('studio_collab_updates').insert({
+        tenant_id: tenantId,
+        workspace_id: workspaceId,
+        seq: last.seq,
+        data: Buffer.from(merged),
+        created_at: now,
+      });
       return rows.length;
     });
   }
 
   async count(tenantId: string, workspaceId: string): Promise<number> {
-    const row = (await this.db('studio_collab_updates').count<{ n: string | number }[]>({ n: '*' }).where({ tenant_id: tenantId, workspace_id: workspaceId }).first()) as { n: string | number } | undefined;
+    const row = (await this.db('studio_collab_updates')
+      .count<{ n: string | number }[]>({ n: '*' })
+      .where({ tenant_id: tenantId, workspace_id: workspaceId })
+      .first()) as { n: string | number } | undefined;
     return Number(row?.n ?? 0);
   }
 }
-

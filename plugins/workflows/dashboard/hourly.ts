@@ -5,7 +5,7 @@ export const LATENCY_BOUNDS_MS = [5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_
 
 /** One attempt as the counters see it. */
 export interface CountedAttempt {
-  status: 'processed' | 'failed' | 'dead';
+  status: 'processed' | 'filtered' | 'failed' | 'dead';
   /** The message's first attempt in this run (a retry adds an attempt, not a message). */
   first: boolean;
   /** Delivery time − publish time, for processed messages. */
@@ -23,16 +23,23 @@ function bin(ms: number): number {
  * stamped with one time, so it is one row. Call it last before the commit (the row lock is shared
  * by the workflow's partitions).
  */
-export async function rollUp(trx: Knex.Transaction, key: { tenantId: string; workflowId: string; at: Date }, attempts: readonly CountedAttempt[]): Promise<void> {
+export async function rollUp(
+  trx: Knex.Transaction,
+  key: { tenantId: string; workflowId: string; at: Date },
+  attempts: readonly CountedAttempt[],
+): Promise<void> {
   if (attempts.length === 0) return;
   const hist = new Array<number>(LATENCY_BOUNDS_MS.length + 1).fill(0);
-  let messagesIn = 0, processed = 0, errors = 0, dead = 0;
+  let messagesIn = 0,
+    processed = 0,
+    errors = 0,
+    dead = 0;
   for (const a of attempts) {
     if (a.first) messagesIn++;
     if (a.status === 'processed') {
       processed++;
       if (a.latencyMs !== null) hist[bin(a.latencyMs)]++;
-    } else errors++;
+    } else if (a.status !== 'filtered') errors++; // a filtered run went through: not an error, and nothing came out
     if (a.status === 'dead') dead++;
   }
   const hour = new Date(Math.floor(key.at.getTime() / 3_600_000) * 3_600_000);
@@ -59,7 +66,9 @@ export interface HourlyTraffic {
 }
 
 /** Each histogram bin summed over the rows, as one array (1-based, as PostgreSQL indexes it). */
-const BIN_SUMS = `array[${LATENCY_BOUNDS_MS.concat(0).map((_, i) => `coalesce(sum(latency_hist[${i + 1}]), 0)`).join(', ')}]::integer[]`;
+const BIN_SUMS = `array[${LATENCY_BOUNDS_MS.concat(0)
+  .map((_, i) => `coalesce(sum(latency_hist[${i + 1}]), 0)`)
+  .join(', ')}]::integer[]`;
 
 /**
  * Sums the hours from the one holding `since` up to `until` (primary key (tenant_id, hour, …)):
@@ -72,8 +81,24 @@ export async function readHourly(db: Knex, tenantId: string, since: Date, until:
     `SELECT workflow_id, sum(messages_in)::int AS messages_in, sum(processed)::int AS processed, sum(errors)::int AS errors, sum(attempts)::int AS attempts, ${BIN_SUMS} AS hist
        FROM workflows_hourly WHERE tenant_id = ? AND hour >= ? AND hour <= ? GROUP BY workflow_id`,
     [tenantId, from, until],
-  )) as { rows: Array<{ workflow_id: string; messages_in: number; processed: number; errors: number; attempts: number; hist: number[] }> };
-  return totals.rows.map((r) => ({ workflow: r.workflow_id, messages_in: r.messages_in, processed: r.processed, errors: r.errors, attempts: r.attempts, p95_ms: p95(r.hist.map(Number)) }));
+  )) as {
+    rows: Array<{
+      workflow_id: string;
+      messages_in: number;
+      processed: number;
+      errors: number;
+      attempts: number;
+      hist: number[];
+    }>;
+  };
+  return totals.rows.map((r) => ({
+    workflow: r.workflow_id,
+    messages_in: r.messages_in,
+    processed: r.processed,
+    errors: r.errors,
+    attempts: r.attempts,
+    p95_ms: p95(r.hist.map(Number)),
+  }));
 }
 
 /** The upper bound of the bin where the cumulative count reaches 95 %. */

@@ -65,6 +65,7 @@ export const createWorkflows: Migration = {
     });
   },
   async down(db) {
-    for (const table of ['workflows_retries', 'workflows_runs', 'workflows_revisions', 'workflows_workflows']) await db.schema.dropTableIfExists(table);
+    for (const table of ['workflows_retries', 'workflows_runs', 'workflows_revisions', 'workflows_workflows'])
+      await db.schema.dropTableIfExists(table);
   },
 };

@@ -9,7 +9,12 @@ const CODEC_SCHEMA = {
   properties: { codec: { type: 'string', minLength: 1, maxLength: 200, description: 'Id of a codec of the tenant.' } },
 } as const;
 
-async function codecFor(db: Knex | Knex.Transaction, resolver: () => CodecResolver | undefined, tenantId: string, id: string) {
+async function codecFor(
+  db: Knex | Knex.Transaction,
+  resolver: () => CodecResolver | undefined,
+  tenantId: string,
+  id: string,
+) {
   const codecs = resolver();
   if (!codecs) throw new Error('no codecs plugin is enabled');
   const codec = await codecs.resolve(db, tenantId, id);
@@ -32,8 +37,23 @@ export function codecTypes(db: Knex, resolver: () => CodecResolver | undefined):
       summary: 'Decodes the body with a codec into the value.',
       config_schema: CODEC_SCHEMA,
       async create(config, where) {
-        const codec = await codecFor((where as { db?: Knex | Knex.Transaction }).db ?? db, resolver, where.tenantId, String(config.codec));
-        return { process: async (m) => [{ id: m.id, key: m.key, headers: m.headers, value: codec.decode(bytesOf(m)), content_type: 'application/json' }] };
+        const codec = await codecFor(
+          (where as { db?: Knex | Knex.Transaction }).db ?? db,
+          resolver,
+          where.tenantId,
+          String(config.codec),
+        );
+        return {
+          process: async (m) => [
+            {
+              id: m.id,
+              key: m.key,
+              headers: m.headers,
+              value: codec.decode(bytesOf(m)),
+              content_type: 'application/json',
+            },
+          ],
+        };
       },
     },
     {
@@ -42,8 +62,17 @@ export function codecTypes(db: Knex, resolver: () => CodecResolver | undefined):
       summary: 'Encodes the value with a codec into the body.',
       config_schema: CODEC_SCHEMA,
       async create(config, where) {
-        const codec = await codecFor((where as { db?: Knex | Knex.Transaction }).db ?? db, resolver, where.tenantId, String(config.codec));
-        return { process: async (m) => [{ id: m.id, key: m.key, headers: m.headers, body: codec.encode(m.value), content_type: codec.contentType }] };
+        const codec = await codecFor(
+          (where as { db?: Knex | Knex.Transaction }).db ?? db,
+          resolver,
+          where.tenantId,
+          String(config.codec),
+        );
+        return {
+          process: async (m) => [
+            { id: m.id, key: m.key, headers: m.headers, body: codec.encode(m.value), content_type: codec.contentType },
+          ],
+        };
       },
     },
   ];

@@ -5,10 +5,30 @@ const SCHEMA = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    pick: { type: 'array', maxItems: 256, items: { type: 'string', maxLength: 200 }, description: 'Keep only these fields.' },
-    omit: { type: 'array', maxItems: 256, items: { type: 'string', maxLength: 200 }, description: 'Drop these fields.' },
-    rename: { type: 'object', maxProperties: 256, additionalProperties: { type: 'string', maxLength: 200 }, description: 'Rename fields (from → to).' },
-    set: { type: 'object', maxProperties: 256, additionalProperties: true, description: 'Set fields to constant values.' },
+    pick: {
+      type: 'array',
+      maxItems: 256,
+      items: { type: 'string', maxLength: 200 },
+      description: 'Keep only these fields.',
+    },
+    omit: {
+      type: 'array',
+      maxItems: 256,
+      items: { type: 'string', maxLength: 200 },
+      description: 'Drop these fields.',
+    },
+    rename: {
+      type: 'object',
+      maxProperties: 256,
+      additionalProperties: { type: 'string', maxLength: 200 },
+      description: 'Rename fields (from → to).',
+    },
+    set: {
+      type: 'object',
+      maxProperties: 256,
+      additionalProperties: true,
+      description: 'Set fields to constant values.',
+    },
   },
 } as const;
 
@@ -35,8 +55,11 @@ export const jsonTransformType: ComponentType = {
     return {
       async process(message) {
         const value = valueOf(message);
-        if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('json.transform needs a JSON object');
-        let out: Record<string, unknown> = pick ? Object.fromEntries(pick.filter((k) => k in value).map((k) => [k, (value as Record<string, unknown>)[k]])) : { ...(value as Record<string, unknown>) };
+        if (typeof value !== 'object' || value === null || Array.isArray(value))
+          throw new Error('json.transform needs a JSON object');
+        let out: Record<string, unknown> = pick
+          ? Object.fromEntries(pick.filter((k) => k in value).map((k) => [k, (value as Record<string, unknown>)[k]]))
+          : { ...(value as Record<string, unknown>) };
         for (const k of omit) delete out[k];
         for (const [from, to] of rename) {
           if (from in out) {

@@ -10,8 +10,13 @@ const TEXTUAL = /^(text\/|application\/(json|xml|x-ndjson)|[^;]*\+json)/;
  */
 export function sandboxInput(message: RuntimeMessage): SandboxInput {
   let body: string | Uint8Array | null;
-  if (message.value !== undefined && (message.body === undefined || message.content_type === undefined || !TEXTUAL.test(message.content_type))) body = JSON.stringify(message.value);
-  else if (message.body !== undefined) body = TEXTUAL.test(message.content_type ?? '') ? Buffer.from(message.body).toString('utf8') : message.body;
+  if (
+    message.value !== undefined &&
+    (message.body === undefined || message.content_type === undefined || !TEXTUAL.test(message.content_type))
+  )
+    body = JSON.stringify(message.value);
+  else if (message.body !== undefined)
+    body = TEXTUAL.test(message.content_type ?? '') ? Buffer.from(message.body).toString('utf8') : message.body;
   else body = null;
   return { body, headers: message.headers, key: message.key };
 }

@@ -13,7 +13,11 @@ export const streamPublishType: ComponentType = {
     required: ['stream'],
     properties: {
       stream: { type: 'string', minLength: 1, maxLength: 200, description: 'Id of the target stream.' },
-      key: { type: 'string', maxLength: 1000, description: 'Key of the written messages (default: the input message\'s key).' },
+      key: {
+        type: 'string',
+        maxLength: 1000,
+        description: "Key of the written messages (default: the input message's key).",
+      },
     },
   },
   create: () => ({}),
@@ -27,13 +31,20 @@ export const logType: ComponentType = {
   config_schema: {
     type: 'object',
     additionalProperties: false,
-    properties: { level: { enum: ['debug', 'info', 'warn', 'error'], default: 'info' } },
+    properties: {
+      level: { enum: ['debug', 'info', 'warn', 'error'], default: 'info', description: 'The level of the log record.' },
+    },
   },
   create(config) {
     const level = (config.level as 'debug' | 'info' | 'warn' | 'error' | undefined) ?? 'info';
     return {
       async deliver(message, context) {
-        const value = message.value !== undefined ? message.value : message.body ? Buffer.from(message.body).toString('base64') : null;
+        const value =
+          message.value !== undefined
+            ? message.value
+            : message.body
+              ? Buffer.from(message.body).toString('base64')
+              : null;
         context.log(level, 'message delivered to log sink', { message: message.id, key: message.key, value });
       },
     };

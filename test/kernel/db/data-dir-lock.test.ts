@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { connectDatabase } from '../../../kernel/db/connect.js';
 import { DataDirInUseError, FOREIGN_STALE_MS, LOCK_FILE, lockDataDir } from '../../../kernel/db/data-dir-lock.js';
 import { fromRoot } from '../../../kernel/paths.js';
-import { freshDataDir, within } from '../../support/process.js';
+import { freshDataDir } from '../../support/process.js';
+import { until } from '../../support/poll.js';
 
 const onLinux = existsSync('/proc/sys/kernel/random/boot_id');
 
@@ -65,7 +66,10 @@ describe('data directory lock', () => {
     for (const elsewhere of [{ host: 'another-host' }, { pidns: 'pid:[1]' }]) {
       lockLeftByKilledProcess(dir);
       rewriteLock(dir, elsewhere);
-      expect(() => lockDataDir(dir)).to.throw(DataDirInUseError, `taken over once ${FOREIGN_STALE_MS / 1000} s pass without its process refreshing it`);
+      expect(() => lockDataDir(dir)).to.throw(
+        DataDirInUseError,
+        `taken over once ${FOREIGN_STALE_MS / 1000} s pass without its process refreshing it`,
+      );
       const longAgo = new Date(Date.now() - FOREIGN_STALE_MS - 1000);
       utimesSync(join(dir, LOCK_FILE), longAgo, longAgo);
       lockDataDir(dir).release();
@@ -77,7 +81,7 @@ describe('data directory lock', () => {
     try {
       const longAgo = new Date(Date.now() - FOREIGN_STALE_MS - 1000);
       utimesSync(lock.file, longAgo, longAgo);
-      expect(await within(15000, () => Date.now() - statSync(lock.file).mtimeMs < FOREIGN_STALE_MS)).to.equal(true);
+      await until(() => Date.now() - statSync(lock.file).mtimeMs < FOREIGN_STALE_MS, 15000);
     } finally {
       lock.release();
     }

@@ -17,8 +17,14 @@ describe('embedded database client: transaction control as simple queries', func
       simple.push(sql);
       return exec(sql, options);
     };
-    const Client = withSimpleTransactionControl(ClientPgLite as unknown as Parameters<typeof withSimpleTransactionControl>[0]);
-    knex = knexFactory({ client: Client as unknown as typeof knexFactory.Client, dialect: 'postgres', connection: { pglite } } as Knex.Config);
+    const Client = withSimpleTransactionControl(
+      ClientPgLite as unknown as Parameters<typeof withSimpleTransactionControl>[0],
+    );
+    knex = knexFactory({
+      client: Client as unknown as typeof knexFactory.Client,
+      dialect: 'postgres',
+      connection: { pglite },
+    } as Knex.Config);
     await knex.raw('CREATE TABLE notes (id int PRIMARY KEY, title text NOT NULL)');
   });
   after(async () => {
@@ -59,12 +65,17 @@ describe('embedded database client: transaction control as simple queries', func
   });
 
   it('answers a COMMIT that fails (a deferred constraint) as an error, and leaves nothing behind', async () => {
-    await knex.raw('CREATE TABLE pairs (id int PRIMARY KEY, other int REFERENCES pairs (id) DEFERRABLE INITIALLY DEFERRED)');
+    await knex.raw(
+      'CREATE TABLE pairs (id int PRIMARY KEY, other int REFERENCES pairs (id) DEFERRABLE INITIALLY DEFERRED)',
+    );
     const failed = await knex
       .transaction(async (trx) => {
         await trx('pairs').insert({ id: 1, other: 99 });
       })
-      .then(() => undefined, (err: Error) => err);
+      .then(
+        () => undefined,
+        (err: Error) => err,
+      );
     expect(failed?.message).to.match(/foreign key/);
     expect(await knex('pairs')).to.deep.equal([]);
     // The connection is usable after it.

@@ -2,7 +2,12 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { migratedTemplates, openEmbedded, stageNewestTemplate, templateWorkSettled } from '../../../kernel/db/embedded.js';
+import {
+  migratedTemplates,
+  openEmbedded,
+  stageNewestTemplate,
+  templateWorkSettled,
+} from '../../../kernel/db/embedded.js';
 import { freshDataDir } from '../../support/process.js';
 
 describe('embedded database: the migrated template', function () {
@@ -19,7 +24,7 @@ describe('embedded database: the migrated template', function () {
     const opened = await openEmbedded(first, key);
     expect(opened.keepMigrated, 'a new cluster offers to keep itself').to.be.a('function');
     try {
-      await opened.pglite.exec("CREATE TABLE migrated (id int PRIMARY KEY); INSERT INTO migrated VALUES (1)");
+      await opened.pglite.exec('CREATE TABLE migrated (id int PRIMARY KEY); INSERT INTO migrated VALUES (1)');
       await opened.keepMigrated?.();
     } finally {
       await opened.pglite.close();
@@ -73,7 +78,9 @@ describe('embedded database: the migrated template', function () {
     stageNewestTemplate(dir);
     const opened = await openEmbedded(dir, `${key}-unkept`);
     try {
-      expect((await opened.pglite.query("SELECT to_regclass('migrated') IS NOT NULL AS present")).rows).to.deep.equal([{ present: false }]);
+      expect((await opened.pglite.query("SELECT to_regclass('migrated') IS NOT NULL AS present")).rows).to.deep.equal([
+        { present: false },
+      ]);
     } finally {
       await opened.pglite.close();
     }
@@ -93,7 +100,9 @@ describe('embedded database: the migrated template', function () {
     const again = await openEmbedded(dir, key);
     try {
       expect(again.keepMigrated).to.equal(undefined);
-      expect((await again.pglite.query("SELECT to_regclass('own') IS NOT NULL AS present")).rows).to.deep.equal([{ present: true }]);
+      expect((await again.pglite.query("SELECT to_regclass('own') IS NOT NULL AS present")).rows).to.deep.equal([
+        { present: true },
+      ]);
     } finally {
       await again.pglite.close();
     }

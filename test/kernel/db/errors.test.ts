@@ -74,7 +74,10 @@ describe('telling a database that cannot be reached from a statement it refuses'
     before(async () => {
       const closed = await listener();
       await closed.close();
-      db = await connectDatabase({ url: `postgres://postgres@127.0.0.1:${closed.port}/nothing`, pool_max: 2, ready_timeout_ms: 1000 }, silent);
+      db = await connectDatabase(
+        { url: `postgres://postgres@127.0.0.1:${closed.port}/nothing`, pool_max: 2, ready_timeout_ms: 1000 },
+        silent,
+      );
     });
     after(() => db.close());
 
@@ -91,7 +94,10 @@ describe('telling a database that cannot be reached from a statement it refuses'
     let db: Database;
     before(async () => {
       mute = await listener();
-      db = await connectDatabase({ url: `postgres://postgres@127.0.0.1:${mute.port}/nothing`, pool_max: 2, ready_timeout_ms: 200 }, silent);
+      db = await connectDatabase(
+        { url: `postgres://postgres@127.0.0.1:${mute.port}/nothing`, pool_max: 2, ready_timeout_ms: 200 },
+        silent,
+      );
     });
     after(async () => {
       await db.close();
@@ -108,7 +114,9 @@ describe('telling a database that cannot be reached from a statement it refuses'
     let db: Database;
     before(async function () {
       if (!onPostgres) {
-        console.log('      (skipped: needs a PostgreSQL server to end a connection and starve a pool on; runs when DATABASE_URL is set, as .ci/run does)');
+        console.log(
+          '      (skipped: needs a PostgreSQL server to end a connection and starve a pool on; runs when DATABASE_URL is set, as .ci/run does)',
+        );
         return this.skip();
       }
       db = await connectDatabase({ pool_max: 1, ready_timeout_ms: 2000, ...testDatabase() }, silent);
@@ -118,11 +126,15 @@ describe('telling a database that cannot be reached from a statement it refuses'
     it('is 503 unavailable when the server ends the connection under a running statement (57P01)', async () => {
       const killer = await connectDatabase({ pool_max: 1, ready_timeout_ms: 2000, ...testDatabase() }, silent);
       try {
-        const pid = ((await db.knex.raw('select pg_backend_pid() as pid')) as { rows: Array<{ pid: number }> }).rows[0]?.pid;
+        const pid = ((await db.knex.raw('select pg_backend_pid() as pid')) as { rows: Array<{ pid: number }> }).rows[0]
+          ?.pid;
         const sleeping = failure(() => db.knex.raw('select pg_sleep(10)'));
         // Terminate it once it is really running, as an administrator or a failover would.
         for (let i = 0; i < 50; i++) {
-          const { rows } = (await killer.knex.raw("select count(*)::int as n from pg_stat_activity where pid = ? and query like '%pg_sleep%' and state = 'active'", [pid])) as { rows: Array<{ n: number }> };
+          const { rows } = (await killer.knex.raw(
+            "select count(*)::int as n from pg_stat_activity where pid = ? and query like '%pg_sleep%' and state = 'active'",
+            [pid],
+          )) as { rows: Array<{ n: number }> };
           if (rows[0]?.n === 1) break;
           await new Promise((resolve) => setTimeout(resolve, 20));
         }

@@ -11,7 +11,11 @@ import { onPostgres, startKernel } from '../../support/kernel.js';
 
 /** A fresh database: PGlite in memory, or a new schema with DATABASE_URL (dropped on close). */
 async function freshDatabase(schema = `t_${randomBytes(6).toString('hex')}`): Promise<Database> {
-  const database = await connectDatabase(onPostgres ? { url: process.env.DATABASE_URL as string, schema, pool_max: 5, ready_timeout_ms: 2000 } : { data_dir: 'memory', pool_max: 1, ready_timeout_ms: 2000 });
+  const database = await connectDatabase(
+    onPostgres
+      ? { url: process.env.DATABASE_URL as string, schema, pool_max: 5, ready_timeout_ms: 2000 }
+      : { data_dir: 'memory', pool_max: 1, ready_timeout_ms: 2000 },
+  );
   return {
     ...database,
     async close() {
@@ -37,7 +41,10 @@ describe('migrations', function () {
   it('apply each pending migration once and record it; an up-to-date database costs one query', async () => {
     const database = await freshDatabase();
     try {
-      const owners: OwnedMigrations[] = [{ owner: 'a', migrations: [table('m_one'), table('m_two')] }, { owner: 'b', migrations: [table('m_three')] }];
+      const owners: OwnedMigrations[] = [
+        { owner: 'a', migrations: [table('m_one'), table('m_two')] },
+        { owner: 'b', migrations: [table('m_three')] },
+      ];
       expect(await runMigrations(database.knex, owners)).to.deep.equal(['a/001_m_one', 'a/001_m_two', 'b/001_m_three']);
       const recorded = await database.knex('kernel_migrations').orderBy('id').select('name', 'batch');
       expect(recorded).to.deep.equal([
@@ -49,9 +56,15 @@ describe('migrations', function () {
       expect(await runMigrations(database.knex, owners)).to.deep.equal([]);
       expect(queries()).to.equal(1);
       // A later migration runs in a batch of its own; the lock row is left free.
-      expect(await runMigrations(database.knex, [...owners, { owner: 'c', migrations: [table('m_four')] }])).to.deep.equal(['c/001_m_four']);
-      expect((await database.knex('kernel_migrations').where({ name: 'c/001_m_four' }).first('batch')).batch).to.equal(2);
-      expect((await database.knex('kernel_migrations_lock').select('is_locked')).map((r) => r.is_locked)).to.deep.equal([0]);
+      expect(
+        await runMigrations(database.knex, [...owners, { owner: 'c', migrations: [table('m_four')] }]),
+      ).to.deep.equal(['c/001_m_four']);
+      expect((await database.knex('kernel_migrations').where({ name: 'c/001_m_four' }).first('batch')).batch).to.equal(
+        2,
+      );
+      expect((await database.knex('kernel_migrations_lock').select('is_locked')).map((r) => r.is_locked)).to.deep.equal(
+        [0],
+      );
     } finally {
       await database.close();
     }
@@ -67,7 +80,9 @@ describe('migrations', function () {
       expect(String(error)).to.include('no_such_table');
       expect(await database.knex.schema.hasTable('m_kept_out')).to.equal(false);
       expect(await database.knex('kernel_migrations').select('name')).to.deep.equal([]);
-      expect((await database.knex('kernel_migrations_lock').select('is_locked')).map((r) => r.is_locked)).to.deep.equal([0]);
+      expect((await database.knex('kernel_migrations_lock').select('is_locked')).map((r) => r.is_locked)).to.deep.equal(
+        [0],
+      );
     } finally {
       await database.close();
     }
@@ -76,9 +91,19 @@ describe('migrations', function () {
   it('run a migration that cannot run in a transaction on its own, between the batches around it', async () => {
     const database = await freshDatabase();
     try {
-      const concurrently: Migration = { name: '002_index', transaction: false, up: (db) => db.raw('CREATE INDEX CONCURRENTLY m_first_id ON m_first (id)') };
-      const owners: OwnedMigrations[] = [{ owner: 'a', migrations: [table('m_first'), concurrently, table('m_after')] }];
-      expect(await runMigrations(database.knex, owners)).to.deep.equal(['a/001_m_first', 'a/002_index', 'a/001_m_after']);
+      const concurrently: Migration = {
+        name: '002_index',
+        transaction: false,
+        up: (db) => db.raw('CREATE INDEX CONCURRENTLY m_first_id ON m_first (id)'),
+      };
+      const owners: OwnedMigrations[] = [
+        { owner: 'a', migrations: [table('m_first'), concurrently, table('m_after')] },
+      ];
+      expect(await runMigrations(database.knex, owners)).to.deep.equal([
+        'a/001_m_first',
+        'a/002_index',
+        'a/001_m_after',
+      ]);
       const index = await database.knex.raw("SELECT 1 FROM pg_indexes WHERE indexname = 'm_first_id'");
       expect(index.rows).to.have.length(1);
     } finally {
@@ -90,7 +115,12 @@ describe('migrations', function () {
     if (!onPostgres) this.skip();
     const schema = `t_${randomBytes(6).toString('hex')}`;
     const first = await freshDatabase(schema);
-    const second = await connectDatabase({ url: process.env.DATABASE_URL as string, schema, pool_max: 5, ready_timeout_ms: 2000 });
+    const second = await connectDatabase({
+      url: process.env.DATABASE_URL as string,
+      schema,
+      pool_max: 5,
+      ready_timeout_ms: 2000,
+    });
     try {
       const owners: OwnedMigrations[] = [{ owner: 'a', migrations: [table('m_x'), table('m_y')] }];
       const [a, b] = await Promise.all([runMigrations(first.knex, owners), runMigrations(second.knex, owners)]);
@@ -102,7 +132,7 @@ describe('migrations', function () {
     }
   });
 
-  it('build a concurrent index in the start\'s one transaction on a new database, and concurrently on one already in use', async () => {
+  it("build a concurrent index in the start's one transaction on a new database, and concurrently on one already in use", async () => {
     const concurrently = (table: string): Migration => ({
       name: `002_${table}_index`,
       transaction: false,
@@ -112,19 +142,28 @@ describe('migrations', function () {
     const database = await freshDatabase();
     try {
       // New: nothing applied yet, so one batch holds all three (a run split around the index would make two).
-      await runMigrations(database.knex, [{ owner: 'a', migrations: [table('m_new'), concurrently('m_new'), table('m_next')] }]);
+      await runMigrations(database.knex, [
+        { owner: 'a', migrations: [table('m_new'), concurrently('m_new'), table('m_next')] },
+      ]);
       expect(await database.knex('kernel_migrations').orderBy('id').select('name', 'batch')).to.deep.equal([
         { name: 'a/001_m_new', batch: 1 },
         { name: 'a/002_m_new_index', batch: 1 },
         { name: 'a/001_m_next', batch: 1 },
       ]);
       // In use: the table may be large and written to, so the index is built concurrently, alone.
-      await runMigrations(database.knex, [{ owner: 'a', migrations: [table('m_new'), concurrently('m_new'), table('m_next')] }, { owner: 'b', migrations: [table('m_old'), concurrently('m_old')] }]);
-      expect(await database.knex('kernel_migrations').where('name', 'like', 'b/%').orderBy('id').select('name', 'batch')).to.deep.equal([
+      await runMigrations(database.knex, [
+        { owner: 'a', migrations: [table('m_new'), concurrently('m_new'), table('m_next')] },
+        { owner: 'b', migrations: [table('m_old'), concurrently('m_old')] },
+      ]);
+      expect(
+        await database.knex('kernel_migrations').where('name', 'like', 'b/%').orderBy('id').select('name', 'batch'),
+      ).to.deep.equal([
         { name: 'b/001_m_old', batch: 2 },
         { name: 'b/002_m_old_index', batch: 3 },
       ]);
-      const indexes = await database.knex.raw("SELECT indexname FROM pg_indexes WHERE indexname IN ('m_new_id', 'm_old_id') ORDER BY 1");
+      const indexes = await database.knex.raw(
+        "SELECT indexname FROM pg_indexes WHERE indexname IN ('m_new_id', 'm_old_id') ORDER BY 1",
+      );
       expect(indexes.rows.map((r: { indexname: string }) => r.indexname)).to.deep.equal(['m_new_id', 'm_old_id']);
     } finally {
       await database.close();
@@ -147,7 +186,9 @@ describe('migrations', function () {
       await aborted.abort();
       expect(await database.knex.schema.hasTable('m_dropped')).to.equal(false);
       expect(await database.knex('kernel_migrations').where('name', 'like', 'c/%').select('name')).to.deep.equal([]);
-      expect((await database.knex('kernel_migrations_lock').select('is_locked')).map((r) => r.is_locked)).to.deep.equal([0]);
+      expect((await database.knex('kernel_migrations_lock').select('is_locked')).map((r) => r.is_locked)).to.deep.equal(
+        [0],
+      );
     } finally {
       await database.close();
     }
@@ -168,10 +209,14 @@ describe('migrations', function () {
       };
       const failing: Migration = { name: '002_duplicate', up: (db) => db.raw('CREATE TABLE m_read (id int)') };
       let error: unknown;
-      await runMigrations(database.knex, [{ owner: 'a', migrations: [readsBack, failing] }]).catch((err: unknown) => (error = err));
+      await runMigrations(database.knex, [{ owner: 'a', migrations: [readsBack, failing] }]).catch(
+        (err: unknown) => (error = err),
+      );
       expect(String(error)).to.include('a/002_duplicate').and.to.include('already exists');
       expect(await database.knex.schema.hasTable('m_read')).to.equal(false);
-      expect(await runMigrations(database.knex, [{ owner: 'a', migrations: [readsBack] }])).to.deep.equal(['a/001_reads_back']);
+      expect(await runMigrations(database.knex, [{ owner: 'a', migrations: [readsBack] }])).to.deep.equal([
+        'a/001_reads_back',
+      ]);
       expect(await database.knex('m_read').select('id', 'label')).to.deep.equal([{ id: 1, label: 'one' }]);
     } finally {
       await database.close();
@@ -183,9 +228,14 @@ describe('migrations', function () {
     const schema = `t_${randomBytes(6).toString('hex')}`;
     // A plugin whose module fails only after a while: the kernel's migrations are under way by then.
     const dir = mkdtempSync(join(tmpdir(), 'broken-plugin-'));
-    writeFileSync(join(dir, 'index.mjs'), "await new Promise((resolve) => setTimeout(resolve, 300));\nthrow new Error('broken plugin module');\n");
+    writeFileSync(
+      join(dir, 'index.mjs'),
+      "await new Promise((resolve) => setTimeout(resolve, 300));\nthrow new Error('broken plugin module');\n",
+    );
     let error: unknown;
-    await startKernel({ plugins: ['system', 'components', { module: dir }] }, { schema }).catch((err: unknown) => (error = err));
+    await startKernel({ plugins: ['system', 'components', { module: dir }] }, { schema }).catch(
+      (err: unknown) => (error = err),
+    );
     rmSync(dir, { recursive: true, force: true });
     expect(String(error)).to.include('broken plugin module');
     const database = await freshDatabase(schema);

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { onPostgres, startKernel, type HttpResult, type TestKernel } from '../../support/kernel.js';
-import { relayToDatabase, skipWithoutServer, waitFor, type CuttableRelay } from '../../support/relay.js';
+import { relayToDatabase, skipWithoutServer, type CuttableRelay } from '../../support/relay.js';
 import { bootstrapCredentials, loginAdmin, mintToken } from '../../support/identity.js';
+import { until } from '../../support/poll.js';
 
 function expectUnavailable(res: HttpResult, what: string): void {
   expect(res.status, `${what}: ${res.text}`).to.equal(503);
@@ -30,24 +31,47 @@ describe('calls while the database is unreachable', function () {
   });
 
   it('answers 503 unavailable with Retry-After on reads, writes, sign-in and every credential, then recovers', async () => {
-    expect((await tk.request('POST', '/components', { token: session, body: { type: 'passthrough', id: 'before', name: 'Before' } })).status).to.equal(201);
+    expect(
+      (
+        await tk.request('POST', '/components', {
+          token: session,
+          body: { type: 'passthrough', id: 'before', name: 'Before' },
+        })
+      ).status,
+    ).to.equal(201);
 
     await relay.cut();
     expectUnavailable(await tk.request('GET', '/components', { token: session }), 'a read with a session');
     expectUnavailable(await tk.request('GET', '/components', { token: apiToken }), 'a read with an API token');
-    expectUnavailable(await tk.request('GET', '/components', { headers: { 'x-api-key': apiToken } }), 'a read with X-API-Key');
-    expectUnavailable(await tk.request('POST', '/components', { token: session, body: { type: 'passthrough', id: 'during', name: 'During' } }), 'a write');
+    expectUnavailable(
+      await tk.request('GET', '/components', { headers: { 'x-api-key': apiToken } }),
+      'a read with X-API-Key',
+    );
+    expectUnavailable(
+      await tk.request('POST', '/components', {
+        token: session,
+        body: { type: 'passthrough', id: 'during', name: 'During' },
+      }),
+      'a write',
+    );
     expectUnavailable(await tk.request('POST', '/auth/login', { body: bootstrapCredentials() }), 'a sign-in');
     // The kernel itself stays up: liveness does not need the database.
     expect((await tk.request('GET', '/live')).status).to.equal(200);
 
     await relay.open();
-    expect(await waitFor(async () => (await tk.request('GET', '/components', { token: session })).status === 200, 15000)).to.equal(true);
+    await until(async () => (await tk.request('GET', '/components', { token: session })).status === 200, 15000);
     const list = await tk.request('GET', '/components', { token: apiToken });
     expect(list.status).to.equal(200);
     // The write refused during the outage left nothing behind.
     expect(list.body.items.map((c: { id: string }) => c.id)).to.deep.equal(['before']);
-    expect((await tk.request('POST', '/components', { token: apiToken, body: { type: 'passthrough', id: 'after', name: 'After' } })).status).to.equal(201);
+    expect(
+      (
+        await tk.request('POST', '/components', {
+          token: apiToken,
+          body: { type: 'passthrough', id: 'after', name: 'After' },
+        })
+      ).status,
+    ).to.equal(201);
     expect((await tk.request('POST', '/auth/login', { body: bootstrapCredentials() })).status).to.equal(200);
   });
 });

@@ -6,7 +6,9 @@ import { fromRoot } from '../../../kernel/paths.js';
 import type { Manifest } from '../../../kernel/manifest/types.js';
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 /**
@@ -14,7 +16,7 @@ function sources(dir: string): string[] {
  * plugin's manifest (`error_codes`), so an undeclared code fails here before it reaches a client.
  */
 describe('the error catalogue', () => {
-  it('has every code thrown in kernel/ and plugins/ declared: the kernel\'s own, or the plugin\'s manifest', () => {
+  it("has every code thrown in kernel/ and plugins/ declared: the kernel's own, or the plugin's manifest", () => {
     const undeclared: string[] = [];
     for (const file of [...sources(fromRoot('kernel')), ...sources(fromRoot('plugins'))]) {
       const path = relative(fromRoot(), file);
@@ -31,7 +33,8 @@ describe('the error catalogue', () => {
     expect(undeclared, undeclared.join('\n')).to.deep.equal([]);
   });
 
-  it('holds only what the kernel itself answers: domain codes live in their plugins\' manifests', () => {
-    for (const domain of ['promotion_gate_failed', 'too_many_queries', 'build_unavailable', 'incompatible_schema']) expect(ERROR_CATALOGUE).to.not.have.property(domain);
+  it("holds only what the kernel itself answers: domain codes live in their plugins' manifests", () => {
+    for (const domain of ['promotion_gate_failed', 'too_many_queries', 'build_unavailable', 'incompatible_schema'])
+      expect(ERROR_CATALOGUE).to.not.have.property(domain);
   });
 });

@@ -4,8 +4,8 @@ import { channelFor } from '../../../kernel/events/bus.js';
 import { listenerName } from '../../../kernel/events/listen-postgres.js';
 import type { Events, KernelEvent } from '../../../kernel/events/types.js';
 import { closeSharingSchema, onPostgres, startKernel, type TestKernel } from '../../support/kernel.js';
-import { waitFor } from '../../support/relay.js';
 import { counter, sleep } from '../jobs/helpers.js';
+import { until } from '../../support/poll.js';
 
 const BARE = { plugins: ['system'], auth: { mode: 'none' } };
 
@@ -34,7 +34,7 @@ describe('events within one kernel', function () {
     const second = inbox(events(), 'test.ordered');
     const other = inbox(events(), 'test.elsewhere');
     for (let i = 1; i <= 3; i++) await events().publish('test.ordered', { n: i });
-    expect(await waitFor(async () => first.got.length === 3 && second.got.length === 3, 10_000)).to.equal(true);
+    await until(async () => first.got.length === 3 && second.got.length === 3, 10_000);
     expect(first.got.map((e) => e.payload)).to.deep.equal([{ n: 1 }, { n: 2 }, { n: 3 }]);
     expect(second.got.map((e) => e.id)).to.deep.equal(first.got.map((e) => e.id));
     expect(first.got[0]).to.include({ topic: 'test.ordered' });
@@ -52,11 +52,11 @@ describe('events within one kernel', function () {
     db().on('query', spy);
     try {
       await events().publish('test.sizes', { small: true });
-      expect(await waitFor(async () => box.got.length === 1, 10_000)).to.equal(true);
+      await until(async () => box.got.length === 1, 10_000);
       expect(readBacks, 'the small event was not read back').to.deep.equal([]);
       const large = { text: 'x'.repeat(20_000) };
       await events().publish('test.sizes', large);
-      expect(await waitFor(async () => box.got.length === 2, 10_000)).to.equal(true);
+      await until(async () => box.got.length === 2, 10_000);
       // The embedded database's notification is a call within this process: no size limit, nothing read back.
       if (onPostgres) expect(readBacks.length, 'the large event was read back').to.be.greaterThan(0);
       else expect(readBacks, 'the large event was not read back').to.deep.equal([]);
@@ -87,13 +87,13 @@ describe('events within one kernel', function () {
       await sleep(300);
       expect(box.got, 'delivered before the outer commit').to.deep.equal([]);
     });
-    expect(await waitFor(async () => box.got.length >= 1, 10_000)).to.equal(true);
+    await until(async () => box.got.length >= 1, 10_000);
     await sleep(300);
     box.stop();
     expect(box.got.map((e) => e.payload)).to.deep.equal([{ kept: true }]);
   });
 
-  it('publishes with the caller\'s transaction: nothing when it rolls back, the event once it commits', async () => {
+  it("publishes with the caller's transaction: nothing when it rolls back, the event once it commits", async () => {
     const box = inbox(events(), 'test.transactional');
     await db()
       .transaction(async (trx) => {
@@ -103,7 +103,7 @@ describe('events within one kernel', function () {
       .catch(() => undefined);
     await db().transaction((trx) => events().publish('test.transactional', { kept: true }, { db: trx }));
     await events().publish('test.transactional', { marker: true });
-    expect(await waitFor(async () => box.got.length >= 2, 10_000)).to.equal(true);
+    await until(async () => box.got.length >= 2, 10_000);
     await sleep(300);
     expect(box.got.map((e) => e.payload)).to.deep.equal([{ kept: true }, { marker: true }]);
     box.stop();
@@ -118,8 +118,10 @@ describe('events within one kernel', function () {
     const box = inbox(events(), 'test.failing');
     await events().publish('test.failing', { n: 1 });
     await events().publish('test.failing', { n: 2 });
-    expect(await waitFor(async () => box.got.length === 2 && calls === 2, 10_000)).to.equal(true);
-    expect(await counter(k.kernel.services.metrics, 'kernel_event_handler_failures_total', { topic: 'test.failing' })).to.equal(2);
+    await until(async () => box.got.length === 2 && calls === 2, 10_000);
+    expect(
+      await counter(k.kernel.services.metrics, 'kernel_event_handler_failures_total', { topic: 'test.failing' }),
+    ).to.equal(2);
     stopFailing();
     box.stop();
   });
@@ -128,21 +130,31 @@ describe('events within one kernel', function () {
     const box = inbox(events(), 'test.unsubscribed');
     const witness = inbox(events(), 'test.unsubscribed');
     await events().publish('test.unsubscribed', { n: 1 });
-    expect(await waitFor(async () => box.got.length === 1, 10_000)).to.equal(true);
+    await until(async () => box.got.length === 1, 10_000);
     box.stop();
     await events().publish('test.unsubscribed', { n: 2 });
-    expect(await waitFor(async () => witness.got.length === 2, 10_000)).to.equal(true);
+    await until(async () => witness.got.length === 2, 10_000);
     expect(box.got).to.have.length(1);
     witness.stop();
   });
 
   it('refuses a malformed topic and an oversized payload', async () => {
     for (const topic of ['', 'Upper', 'has space', '.leading', 'x'.repeat(101)]) {
-      const err = await events().publish(topic, {}).then(() => null, (e: unknown) => e);
+      const err = await events()
+        .publish(topic, {})
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
       expect(err, topic).to.be.instanceOf(TypeError);
       expect(() => events().subscribe(topic, () => undefined), topic).to.throw(TypeError);
     }
-    const big = await events().publish('test.big', { blob: 'x'.repeat(70_000) }).then(() => null, (e: unknown) => e);
+    const big = await events()
+      .publish('test.big', { blob: 'x'.repeat(70_000) })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(big).to.be.instanceOf(RangeError);
   });
 
@@ -151,7 +163,7 @@ describe('events within one kernel', function () {
     const before = await received('poll');
     // Written straight into the table, without pg_notify: what a lost notification looks like.
     await db().raw(`INSERT INTO kernel_events (topic, payload) VALUES ('test.unannounced', '{"quiet":true}')`);
-    expect(await waitFor(async () => box.got.length === 1, 10_000)).to.equal(true);
+    await until(async () => box.got.length === 1, 10_000);
     expect(box.got[0]?.payload).to.deep.equal({ quiet: true });
     expect(await received('poll')).to.equal(before + 1);
     box.stop();
@@ -160,7 +172,7 @@ describe('events within one kernel', function () {
   it('delivers an event once even when both its notification and the poll find it', async () => {
     const box = inbox(events(), 'test.once');
     for (let i = 0; i < 20; i++) await events().publish('test.once', { n: i });
-    expect(await waitFor(async () => box.got.length === 20, 10_000)).to.equal(true);
+    await until(async () => box.got.length === 20, 10_000);
     // Several polls later, nothing came twice.
     await sleep(600);
     expect(box.got.map((e) => (e.payload as { n: number }).n)).to.deep.equal([...Array(20).keys()]);
@@ -168,10 +180,13 @@ describe('events within one kernel', function () {
   });
 
   it('purges events past their retention on its job', async () => {
-    await db().raw(`INSERT INTO kernel_events (topic, payload, created_at) VALUES ('test.old', '{}', now() - interval '2 hours'), ('test.young', '{}', now())`);
+    await db().raw(
+      `INSERT INTO kernel_events (topic, payload, created_at) VALUES ('test.old', '{}', now() - interval '2 hours'), ('test.young', '{}', now())`,
+    );
     k.kernel.services.jobs.trigger('kernel.events-purge');
-    const count = async (topic: string) => Number((await db()('kernel_events').where({ topic }).count<Array<{ count: string }>>('* as count'))[0]?.count);
-    expect(await waitFor(async () => (await count('test.old')) === 0, 10_000)).to.equal(true);
+    const count = async (topic: string) =>
+      Number((await db()('kernel_events').where({ topic }).count<Array<{ count: string }>>('* as count'))[0]?.count);
+    await until(async () => (await count('test.old')) === 0, 10_000);
     expect(await count('test.young')).to.equal(1);
   });
 });
@@ -196,11 +211,13 @@ describe('events on the embedded database', function () {
     try {
       await events.publish('test.local', { n: 1 });
       await db.transaction((trx) => events.publish('test.local', { n: 2 }, { db: trx }));
-      await db.transaction(async (trx) => {
-        await events.publish('test.local', { n: 3 }, { db: trx });
-        throw new Error('roll back');
-      }).catch(() => undefined);
-      expect(await waitFor(async () => box.got.length === 2, 10_000)).to.equal(true);
+      await db
+        .transaction(async (trx) => {
+          await events.publish('test.local', { n: 3 }, { db: trx });
+          throw new Error('roll back');
+        })
+        .catch(() => undefined);
+      await until(async () => box.got.length === 2, 10_000);
       await sleep(200);
     } finally {
       db.off('query', spy);
@@ -221,7 +238,9 @@ describe('events across two kernels on one database', function () {
 
   before(async function () {
     if (!onPostgres) {
-      console.log('      (skipped: two kernels cannot share the embedded database; runs when DATABASE_URL is set, as .ci/run does)');
+      console.log(
+        '      (skipped: two kernels cannot share the embedded database; runs when DATABASE_URL is set, as .ci/run does)',
+      );
       return this.skip();
     }
     // Polling every minute: within a test, only a notification (or a reconnect's catch-up) delivers.
@@ -239,9 +258,11 @@ describe('events across two kernels on one database', function () {
     const there = inbox(two.kernel.services.events, 'test.across');
     const otherSchema = inbox(elsewhere.kernel.services.events, 'test.across');
     const id = await one.kernel.services.events.publish('test.across', { from: 'one' });
-    expect(await waitFor(async () => there.got.length === 1, 10_000)).to.equal(true);
+    await until(async () => there.got.length === 1, 10_000);
     expect(there.got[0]).to.deep.include({ id, payload: { from: 'one' } });
-    expect(await counter(two.kernel.services.metrics, 'kernel_events_received_total', { path: 'notify' })).to.be.at.least(1);
+    expect(
+      await counter(two.kernel.services.metrics, 'kernel_events_received_total', { path: 'notify' }),
+    ).to.be.at.least(1);
     // A kernel in another schema shares the database's notifications, not its events.
     await sleep(300);
     expect(otherSchema.got).to.deep.equal([]);
@@ -252,15 +273,26 @@ describe('events across two kernels on one database', function () {
   it('reconnects its listener after the connection is killed, and catches up on what it missed', async () => {
     const there = inbox(two.kernel.services.events, 'test.reconnect');
     const name = listenerName(channelFor(schema));
-    const listeners = async () => Number((await one.kernel.database.knex.raw('SELECT count(*)::integer AS n FROM pg_stat_activity WHERE application_name = ?', [name])).rows[0].n);
+    const listeners = async () =>
+      Number(
+        (
+          await one.kernel.database.knex.raw(
+            'SELECT count(*)::integer AS n FROM pg_stat_activity WHERE application_name = ?',
+            [name],
+          )
+        ).rows[0].n,
+      );
     expect(await listeners()).to.equal(2);
     // Kills both kernels' listening connections, then publishes while they are down.
-    await one.kernel.database.knex.raw('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ?', [name]);
+    await one.kernel.database.knex.raw(
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ?',
+      [name],
+    );
     await one.kernel.services.events.publish('test.reconnect', { n: 1 });
-    expect(await waitFor(async () => there.got.length === 1, 10_000)).to.equal(true);
-    expect(await waitFor(async () => (await listeners()) === 2, 10_000)).to.equal(true);
+    await until(async () => there.got.length === 1, 10_000);
+    await until(async () => (await listeners()) === 2, 10_000);
     await one.kernel.services.events.publish('test.reconnect', { n: 2 });
-    expect(await waitFor(async () => there.got.length === 2, 10_000)).to.equal(true);
+    await until(async () => there.got.length === 2, 10_000);
     expect(there.got.map((e) => e.payload)).to.deep.equal([{ n: 1 }, { n: 2 }]);
     there.stop();
   });

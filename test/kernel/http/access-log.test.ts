@@ -38,16 +38,22 @@ describe('access log', function () {
     delete env.RUNTIME_PLUGINS;
     const database = testDatabase();
     schema = typeof database.schema === 'string' ? database.schema : undefined;
-    const config = loadConfig({ profile: 'test', env, overrides: { database, plugins: ['system', 'components'], auth: { mode: 'none' }, log: { level: 'info' } } });
+    const config = loadConfig({
+      profile: 'test',
+      env,
+      overrides: { database, plugins: ['system', 'components'], auth: { mode: 'none' }, log: { level: 'info' } },
+    });
     kernel = await createKernel({ config, logger: pino({ level: 'info' }, sink) });
     ({ url } = await kernel.listen());
   });
   after(async () => {
-    if (onPostgres && schema) await kernel.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]).catch(() => undefined);
+    if (onPostgres && schema)
+      await kernel.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]).catch(() => undefined);
     await kernel.close();
   });
 
-  const accessLines = (requestId: string | null): Line[] => lines.filter((l) => l.msg === 'request' && l.requestId === requestId);
+  const accessLines = (requestId: string | null): Line[] =>
+    lines.filter((l) => l.msg === 'request' && l.requestId === requestId);
 
   it('writes one line per request with its id, method, route template, status and duration', async () => {
     const res = await request(url, 'GET', '/live');

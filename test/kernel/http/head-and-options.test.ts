@@ -2,7 +2,15 @@ import { expect } from 'chai';
 import { startKernel, type HttpResult, type TestKernel } from '../../support/kernel.js';
 import { loginAdmin } from '../../support/identity.js';
 
-const PLUGINS = ['system', 'identity', 'audit', 'logs', 'components', 'agent', { module: 'test/fixtures/third-party-plugin' }];
+const PLUGINS = [
+  'system',
+  'identity',
+  'audit',
+  'logs',
+  'components',
+  'agent',
+  { module: 'test/fixtures/third-party-plugin' },
+];
 
 /** A concrete path for a route template: every parameter is `id` (a row that exists or not). */
 function concrete(template: string, id: string): string {
@@ -23,12 +31,15 @@ describe('HEAD and OPTIONS on every route', function () {
   before(async () => {
     tk = await startKernel({ plugins: PLUGINS });
     token = await loginAdmin(tk);
-    expect((await tk.request('POST', '/components', { token, body: { type: 'passthrough', id: 'probe', name: 'Probe' } })).status).to.equal(201);
+    expect(
+      (await tk.request('POST', '/components', { token, body: { type: 'passthrough', id: 'probe', name: 'Probe' } }))
+        .status,
+    ).to.equal(201);
     expect((await tk.request('POST', '/notes', { token, body: { id: 'probe', title: 'Probe' } })).status).to.equal(201);
   });
   after(() => tk.close());
 
-  it('answers HEAD on every GET route, exact and parameterised, with the GET\'s status and headers and no body', async () => {
+  it("answers HEAD on every GET route, exact and parameterised, with the GET's status and headers and no body", async () => {
     const gets = tk.kernel.catalog.routes.filter((r) => r.decl.method === 'GET').map((r) => r.path);
     expect(gets.some((path) => path.includes('{'))).to.equal(true);
     for (const template of gets) {
@@ -40,12 +51,13 @@ describe('HEAD and OPTIONS on every route', function () {
         expect(describedHeaders(head), `HEAD ${path}`).to.deep.equal(describedHeaders(get));
         // The length of the body it leaves out, where the GET's body does not change from call to call.
         const again = await tk.request('GET', path, { token });
-        if (again.text === get.text) expect(head.headers.get('content-length'), `HEAD ${path}`).to.equal(String(Buffer.byteLength(get.text)));
+        if (again.text === get.text)
+          expect(head.headers.get('content-length'), `HEAD ${path}`).to.equal(String(Buffer.byteLength(get.text)));
       }
     }
   });
 
-  it('answers HEAD on a parameterised path with the row\'s length, and 404 for a row that does not exist', async () => {
+  it("answers HEAD on a parameterised path with the row's length, and 404 for a row that does not exist", async () => {
     const get = await tk.request('GET', '/components/probe', { token });
     const head = await tk.request('HEAD', '/components/probe', { token });
     expect(head.status).to.equal(200);

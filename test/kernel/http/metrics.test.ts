@@ -25,7 +25,9 @@ describe('HTTP metrics', () => {
     const live = 'method="GET",route="/live",status="200"';
     expect(sample(text, `http_request_duration_seconds_count{${live}}`)).to.equal(3);
     expect(sample(text, `http_request_duration_seconds_bucket{le="+Inf",${live}}`)).to.equal(3);
-    expect(sample(text, `http_request_duration_seconds_sum{${live}}`)).to.be.greaterThan(0).and.lessThan(30);
+    expect(sample(text, `http_request_duration_seconds_sum{${live}}`))
+      .to.be.greaterThan(0)
+      .and.lessThan(30);
   });
 
   it('keeps the buckets cumulative: each bound counts the requests at or under it', async () => {

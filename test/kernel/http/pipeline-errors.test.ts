@@ -12,21 +12,43 @@ const echoPlugin: PluginDefinition = {
     permissions: [{ name: 'test:echo:write', description: 'echo' }],
     routes: [
       {
-        operation: 'echoJson', method: 'POST', path: '/echo', permission: 'test:echo:write', category: 'test', read_only: false,
+        operation: 'echoJson',
+        method: 'POST',
+        path: '/echo',
+        permission: 'test:echo:write',
+        category: 'test',
+        read_only: false,
         summary: 'Echo a JSON body',
-        body: { type: 'object', required: ['n'], additionalProperties: false, properties: { n: { type: 'integer' }, s: { type: 'string' } } },
+        body: {
+          type: 'object',
+          required: ['n'],
+          additionalProperties: false,
+          properties: { n: { type: 'integer' }, s: { type: 'string' } },
+        },
         response: { status: 200, schema: { type: 'object' } },
         audit: { class: 'none', reason: 'test route' },
       },
       {
-        operation: 'echoBytes', method: 'POST', path: '/echo/bytes', permission: 'test:echo:write', category: 'test', read_only: false,
-        summary: 'Count the bytes of a binary body', body_type: 'octet-stream',
+        operation: 'echoBytes',
+        method: 'POST',
+        path: '/echo/bytes',
+        permission: 'test:echo:write',
+        category: 'test',
+        read_only: false,
+        summary: 'Count the bytes of a binary body',
+        body_type: 'octet-stream',
         response: { status: 200, schema: { type: 'object' } },
         audit: { class: 'none', reason: 'test route' },
       },
       {
-        operation: 'echoFail', method: 'GET', path: '/echo/fail', permission: 'test:echo:write', category: 'test', read_only: true,
-        summary: 'Throws an unexpected error', response: { status: 200 },
+        operation: 'echoFail',
+        method: 'GET',
+        path: '/echo/fail',
+        permission: 'test:echo:write',
+        category: 'test',
+        read_only: true,
+        summary: 'Throws an unexpected error',
+        response: { status: 200 },
       },
     ],
   },
@@ -44,7 +66,10 @@ const echoPlugin: PluginDefinition = {
 describe('kernel request pipeline', () => {
   let tk: TestKernel;
   before(async () => {
-    tk = await startKernel({ plugins: ['system'], auth: { mode: 'none' }, http: { body_limit_bytes: 2048, binary_limit_bytes: 4096 } }, { plugins: [echoPlugin] });
+    tk = await startKernel(
+      { plugins: ['system'], auth: { mode: 'none' }, http: { body_limit_bytes: 2048, binary_limit_bytes: 4096 } },
+      { plugins: [echoPlugin] },
+    );
   });
   after(() => tk.close());
 
@@ -58,7 +83,9 @@ describe('kernel request pipeline', () => {
   it('answers malformed JSON with 400 invalid_json', async () => {
     const res = await tk.request('POST', '/echo', { raw: '{"n": ' });
     expect(res.status).to.equal(400);
-    expect(res.body).to.deep.equal({ error: { code: 'invalid_json', message: 'The request body is not valid JSON.', status: 400 } });
+    expect(res.body).to.deep.equal({
+      error: { code: 'invalid_json', message: 'The request body is not valid JSON.', status: 400 },
+    });
   });
 
   it('answers a wrong type with 400 validation_error naming the JSON pointer', async () => {
@@ -71,7 +98,11 @@ describe('kernel request pipeline', () => {
   it('answers an unknown field with 400 when the schema forbids extra fields', async () => {
     const res = await tk.request('POST', '/echo', { body: { n: 1, extra: true } });
     expect(res.status).to.equal(400);
-    expect(res.body.error.details).to.deep.include({ in: 'body', pointer: '/extra', message: 'is not an allowed field' });
+    expect(res.body.error.details).to.deep.include({
+      in: 'body',
+      pointer: '/extra',
+      message: 'is not an allowed field',
+    });
   });
 
   it('answers a missing required body with 400 validation_error', async () => {
@@ -93,10 +124,16 @@ describe('kernel request pipeline', () => {
   });
 
   it('hands octet-stream bodies to the handler as bytes, with their own limit', async () => {
-    const ok = await tk.request('POST', '/echo/bytes', { raw: Buffer.alloc(3000, 1), contentType: 'application/octet-stream' });
+    const ok = await tk.request('POST', '/echo/bytes', {
+      raw: Buffer.alloc(3000, 1),
+      contentType: 'application/octet-stream',
+    });
     expect(ok.status).to.equal(200);
     expect(ok.body).to.deep.equal({ bytes: 3000 });
-    const big = await tk.request('POST', '/echo/bytes', { raw: Buffer.alloc(5000, 1), contentType: 'application/octet-stream' });
+    const big = await tk.request('POST', '/echo/bytes', {
+      raw: Buffer.alloc(5000, 1),
+      contentType: 'application/octet-stream',
+    });
     expect(big.status).to.equal(413);
   });
 

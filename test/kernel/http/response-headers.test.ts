@@ -2,7 +2,15 @@ import { expect } from 'chai';
 import { startKernel, type HttpResult, type TestKernel } from '../../support/kernel.js';
 import { bootstrapCredentials, loginAdmin } from '../../support/identity.js';
 
-const PLUGINS = ['system', 'identity', 'audit', 'logs', 'components', 'agent', { module: 'test/fixtures/third-party-plugin' }];
+const PLUGINS = [
+  'system',
+  'identity',
+  'audit',
+  'logs',
+  'components',
+  'agent',
+  { module: 'test/fixtures/third-party-plugin' },
+];
 
 function expectGuarded(res: HttpResult, what: string): void {
   expect(res.headers.get('x-content-type-options'), what).to.equal('nosniff');
@@ -30,7 +38,10 @@ describe('headers on every response: nosniff, and no-store for what holds tenant
   });
 
   it('sends both on every read of every plugin that answers with data', async () => {
-    expect((await tk.request('POST', '/components', { token, body: { type: 'passthrough', id: 'held', name: 'Held' } })).status).to.equal(201);
+    expect(
+      (await tk.request('POST', '/components', { token, body: { type: 'passthrough', id: 'held', name: 'Held' } }))
+        .status,
+    ).to.equal(201);
     for (const route of tk.kernel.catalog.routes.filter((r) => r.decl.method === 'GET')) {
       const path = route.path.replace(/\{[^}]+\}/g, 'held');
       const res = await tk.request('GET', path, { token });
@@ -42,10 +53,15 @@ describe('headers on every response: nosniff, and no-store for what holds tenant
     const login = await tk.request('POST', '/auth/login', { body: bootstrapCredentials() });
     expect(login.status).to.equal(200);
     expectGuarded(login, 'a sign-in');
-    const refused = await tk.request('POST', '/auth/login', { body: { ...bootstrapCredentials(), password: 'wrong-password-0000' } });
+    const refused = await tk.request('POST', '/auth/login', {
+      body: { ...bootstrapCredentials(), password: 'wrong-password-0000' },
+    });
     expect(refused.status).to.equal(401);
     expectGuarded(refused, 'a refused sign-in');
-    const created = await tk.request('POST', '/components', { token, body: { type: 'passthrough', id: 'fresh', name: 'Fresh' } });
+    const created = await tk.request('POST', '/components', {
+      token,
+      body: { type: 'passthrough', id: 'fresh', name: 'Fresh' },
+    });
     expect(created.status).to.equal(201);
     expectGuarded(created, 'a created row');
     const cases: Array<[string, string, Parameters<TestKernel['request']>[2]]> = [

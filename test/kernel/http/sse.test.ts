@@ -6,6 +6,7 @@ import type { PluginDefinition } from '../../../kernel/types.js';
 import { startKernel, type TestKernel } from '../../support/kernel.js';
 import { loginAdmin, mintToken } from '../../support/identity.js';
 import { readEvents } from '../../support/realtime.js';
+import { until } from '../../support/poll.js';
 
 const FIXTURE = { module: 'test/fixtures/realtime-plugin' };
 const PLUGINS = ['system', 'identity', 'audit', FIXTURE];
@@ -17,7 +18,17 @@ const EVENT_BYTES = 16 * 1024;
 const FLOOD_EVENTS = 5000;
 
 function streamRoute(operation: string, path: string): RouteDecl {
-  return { operation, method: 'GET', path, permission: 'authenticated', category: 'test', read_only: true, summary: `Probe stream ${path}`, stream: 'sse', response: { status: 200 } };
+  return {
+    operation,
+    method: 'GET',
+    path,
+    permission: 'authenticated',
+    category: 'test',
+    read_only: true,
+    summary: `Probe stream ${path}`,
+    stream: 'sse',
+    response: { status: 200 },
+  };
 }
 
 /** Streams written against the kernel's types, to watch what a handler sees. */
@@ -27,7 +38,12 @@ const probe: PluginDefinition = {
     id: 'probe',
     version: '1.0.0',
     summary: 'Event streams that record what they see',
-    routes: [streamRoute('probeForever', '/probe/forever'), streamRoute('probeSlow', '/probe/slow'), streamRoute('probeFailing', '/probe/failing'), streamRoute('probeFlood', '/probe/flood')],
+    routes: [
+      streamRoute('probeForever', '/probe/forever'),
+      streamRoute('probeSlow', '/probe/slow'),
+      streamRoute('probeFailing', '/probe/failing'),
+      streamRoute('probeFlood', '/probe/flood'),
+    ],
   } satisfies Manifest,
   setup: () => ({
     handlers: {
@@ -72,16 +88,6 @@ const probe: PluginDefinition = {
   }),
 };
 
-/** Polls until `check` holds, for at most `ms`; returns whether it held. */
-async function eventually(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return true;
-    await sleep(20);
-  }
-  return check();
-}
-
 describe('event-stream routes (server-sent events)', function () {
   this.timeout(120_000);
   let tk: TestKernel;
@@ -101,10 +107,12 @@ describe('event-stream routes (server-sent events)', function () {
     expect(stream.headers.get('x-request-id')).to.be.a('string');
     const events = [];
     for (let event = await stream.next(); event; event = await stream.next()) events.push(event);
-    expect(events).to.deep.equal([1, 2, 3, 4, 5].map((n) => ({ id: String(n), event: 'count', data: JSON.stringify({ n }) })));
+    expect(events).to.deep.equal(
+      [1, 2, 3, 4, 5].map((n) => ({ id: String(n), event: 'count', data: JSON.stringify({ n }) })),
+    );
   });
 
-  it('needs a credential (401) and the route\'s permission (403), answered in the error shape', async () => {
+  it("needs a credential (401) and the route's permission (403), answered in the error shape", async () => {
     const anonymous = await readEvents(tk, '/echo/counter?to=5');
     expect(anonymous.status).to.equal(401);
     expect(anonymous.body.error.code).to.equal('authentication_required');
@@ -121,12 +129,12 @@ describe('event-stream routes (server-sent events)', function () {
     expect(bad.body.error.code).to.equal('validation_error');
   });
 
-  it('aborts the handler\'s signal when the client disconnects, and the handler\'s finally runs', async () => {
+  it("aborts the handler's signal when the client disconnects, and the handler's finally runs", async () => {
     const finished = seen.finished;
     const stream = await readEvents(tk, '/probe/forever', admin);
     expect((await stream.next())?.data).to.equal('first');
     await stream.cancel();
-    expect(await eventually(() => seen.finished > finished), 'the generator ended').to.equal(true);
+    await until(() => seen.finished > finished, 10_000, { what: 'the generator ended' });
     expect(seen.aborted.at(-1)).to.equal('client disconnected');
     const metrics = await tk.request('GET', '/metrics');
     expect(metrics.text).to.match(/^sse_open_streams 0$/m);
@@ -145,7 +153,9 @@ describe('event-stream routes (server-sent events)', function () {
     expect((await stream.next())?.data).to.equal('one');
     const error = await stream.next();
     expect(error?.event).to.equal('error');
-    expect(JSON.parse(error?.data ?? '')).to.deep.equal({ error: { code: 'internal_error', message: 'Internal error.', status: 500 } });
+    expect(JSON.parse(error?.data ?? '')).to.deep.equal({
+      error: { code: 'internal_error', message: 'Internal error.', status: 500 },
+    });
     expect(await stream.next()).to.equal(undefined);
   });
 
@@ -158,13 +168,17 @@ describe('event-stream routes (server-sent events)', function () {
     response.pause();
     // The producer runs until the socket buffers are full, then waits.
     let last = -1;
-    expect(await eventually(async () => {
-      const now = seen.produced;
-      const stalled = now > 0 && now === last;
-      last = now;
-      await sleep(200);
-      return stalled;
-    }), 'the producer stalls').to.equal(true);
+    await until(
+      async () => {
+        const now = seen.produced;
+        const stalled = now > 0 && now === last;
+        last = now;
+        await sleep(200);
+        return stalled;
+      },
+      10_000,
+      { what: 'the producer stalls' },
+    );
     const stalledAt = seen.produced;
     expect(stalledAt).to.be.below(FLOOD_EVENTS);
     let received = 0;

@@ -19,7 +19,9 @@ function parseReplies(raw: string): RawReply[] {
     const end = rest.indexOf('\r\n\r\n');
     if (end === -1) throw new Error(`an incomplete response head: ${JSON.stringify(rest)}`);
     const [statusLine = '', ...lines] = rest.slice(0, end).split('\r\n');
-    const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+    const headers = Object.fromEntries(
+      lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+    );
     const length = Number(headers['content-length'] ?? 0);
     replies.push({ status: Number(statusLine.split(' ')[1]), headers, body: rest.slice(end + 4, end + 4 + length) });
     rest = rest.slice(end + 4 + length);
@@ -35,7 +37,10 @@ const AWAIT_REPLY = Symbol('await reply');
  * closes it. The client never closes first, so a server that neither answers nor closes fails
  * the test by its timeout.
  */
-async function exchange(url: string, parts: Array<string | Buffer | typeof AWAIT_REPLY>): Promise<{ replies: RawReply[]; reset: boolean }> {
+async function exchange(
+  url: string,
+  parts: Array<string | Buffer | typeof AWAIT_REPLY>,
+): Promise<{ replies: RawReply[]; reset: boolean }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), hostname);
@@ -91,7 +96,9 @@ describe('requests the HTTP parser refuses are answered in the error shape', fun
   }
 
   it('answers a request head over the limit with 431 request_header_fields_too_large and closes', async () => {
-    const { replies } = await exchange(tk.url, [`GET /live HTTP/1.1\r\nHost: kernel\r\nX-Padding: ${'a'.repeat(HEAD_LIMIT + 1024)}\r\n\r\n`]);
+    const { replies } = await exchange(tk.url, [
+      `GET /live HTTP/1.1\r\nHost: kernel\r\nX-Padding: ${'a'.repeat(HEAD_LIMIT + 1024)}\r\n\r\n`,
+    ]);
     expect(replies).to.have.length(1);
     expectError(replies[0], 431, 'request_header_fields_too_large');
     expect(JSON.parse(replies[0]?.body ?? '').error.message).to.include(String(HEAD_LIMIT));
@@ -119,14 +126,22 @@ describe('requests the HTTP parser refuses are answered in the error shape', fun
 
   it('delivers the 431 to a client still sending a head of a megabyte, without resetting it', async () => {
     const padding = Buffer.alloc(64 * 1024, 'a');
-    const { replies, reset } = await exchange(tk.url, ['GET /live HTTP/1.1\r\nHost: kernel\r\nX-Padding: ', ...Array.from({ length: 16 }, () => padding), '\r\n\r\n']);
+    const { replies, reset } = await exchange(tk.url, [
+      'GET /live HTTP/1.1\r\nHost: kernel\r\nX-Padding: ',
+      ...Array.from({ length: 16 }, () => padding),
+      '\r\n\r\n',
+    ]);
     expect(reset).to.equal(false);
     expect(replies).to.have.length(1);
     expectError(replies[0], 431, 'request_header_fields_too_large');
   });
 
   it('answers a malformed request with 400 bad_request in the error shape and closes', async () => {
-    for (const request of ['NOT HTTP AT ALL\r\n\r\n', 'GET /live HTTP/1.1\r\nHost: kernel\r\nNo colon here\r\n\r\n', 'GET /live HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n']) {
+    for (const request of [
+      'NOT HTTP AT ALL\r\n\r\n',
+      'GET /live HTTP/1.1\r\nHost: kernel\r\nNo colon here\r\n\r\n',
+      'GET /live HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n',
+    ]) {
       const { replies } = await exchange(tk.url, [request]);
       expect(replies, JSON.stringify(request)).to.have.length(1);
       expectError(replies[0], 400, 'bad_request');
@@ -134,7 +149,9 @@ describe('requests the HTTP parser refuses are answered in the error shape', fun
   });
 
   it('keeps serving other connections afterwards', async () => {
-    await exchange(tk.url, [`GET /live HTTP/1.1\r\nHost: kernel\r\nX-Padding: ${'a'.repeat(HEAD_LIMIT + 1024)}\r\n\r\n`]);
+    await exchange(tk.url, [
+      `GET /live HTTP/1.1\r\nHost: kernel\r\nX-Padding: ${'a'.repeat(HEAD_LIMIT + 1024)}\r\n\r\n`,
+    ]);
     const res = await tk.request('GET', '/live');
     expect(res.status).to.equal(200);
   });
@@ -142,7 +159,10 @@ describe('requests the HTTP parser refuses are answered in the error shape', fun
   it('answers a request head that does not arrive in time with 408 request_timeout', async () => {
     // The kernel keeps Node's head deadline (a minute); a server of its own with a short one shows the reply.
     const server = http.createServer({ headersTimeout: 300, requestTimeout: 400, connectionsCheckingInterval: 50 });
-    server.on('request', answerClientErrors(server, pino({ level: 'silent' }), (_req, res) => res.end()));
+    server.on(
+      'request',
+      answerClientErrors(server, pino({ level: 'silent' }), (_req, res) => res.end()),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = server.address() as net.AddressInfo;

@@ -17,7 +17,10 @@ describe('WebSocket routes (the echo fixture over real sockets)', function () {
 
   before(async () => {
     tk = await startKernel(
-      { plugins: PLUGINS, http: { websocket: { max_payload_bytes: 1024, max_sockets_per_subject: 2, ping_interval_ms: 100 } } },
+      {
+        plugins: PLUGINS,
+        http: { websocket: { max_payload_bytes: 1024, max_sockets_per_subject: 2, ping_interval_ms: 100 } },
+      },
       { clock: time.clock },
     );
     admin = await loginAdmin(tk);
@@ -30,7 +33,9 @@ describe('WebSocket routes (the echo fixture over real sockets)', function () {
     const messages = inbox(socket);
     const welcome = JSON.parse((await messages.next()).data.toString());
     const me = await tk.request('GET', '/auth/sessions', { token: admin });
-    expect(welcome).to.deep.equal({ welcome: { subject: me.body.items[0].subject_id, tenant: 'default', room: 'lobby' } });
+    expect(welcome).to.deep.equal({
+      welcome: { subject: me.body.items[0].subject_id, tenant: 'default', room: 'lobby' },
+    });
     socket.send('hello');
     expect((await messages.next()).data.toString()).to.equal('hello');
     socket.send(Buffer.from([0, 1, 2, 255]));
@@ -40,7 +45,7 @@ describe('WebSocket routes (the echo fixture over real sockets)', function () {
     await shut(socket);
   });
 
-  it('stores only the ticket\'s SHA-256, and marks it used', async () => {
+  it("stores only the ticket's SHA-256, and marks it used", async () => {
     const ticket = await mintTicket(tk, admin, { room: 'hashed' });
     const rows = await tk.kernel.database.knex('kernel_socket_tickets').where({ resource: 'hashed' });
     expect(rows).to.have.length(1);
@@ -74,7 +79,10 @@ describe('WebSocket routes (the echo fixture over real sockets)', function () {
   it('refuses a ticket minted for another resource, channel or tenant, and spends it', async () => {
     const otherRoom = await mintTicket(tk, admin, { room: 'room-a' });
     expect((await mustRefuse(tk, `/echo/ws?room=room-b&ticket=${otherRoom}`)).status).to.equal(401);
-    expect((await mustRefuse(tk, `/echo/ws?room=room-a&ticket=${otherRoom}`)).status, 'a refused ticket is used up').to.equal(401);
+    expect(
+      (await mustRefuse(tk, `/echo/ws?room=room-a&ticket=${otherRoom}`)).status,
+      'a refused ticket is used up',
+    ).to.equal(401);
 
     const shout = await mintTicket(tk, admin, { room: 'room-a', channel: 'shout' });
     const wrongChannel = await mustRefuse(tk, `/echo/ws?room=room-a&ticket=${shout}`);
@@ -117,8 +125,12 @@ describe('WebSocket routes (the echo fixture over real sockets)', function () {
     expect(res.headers.get('upgrade')).to.equal('websocket');
   });
 
-  it('checks the route\'s permission as the principal holds it at upgrade time', async () => {
-    const user = await createUser(tk, admin, { username: 'demoted', password: 'demoted-password-0000', roles: ['admin'] });
+  it("checks the route's permission as the principal holds it at upgrade time", async () => {
+    const user = await createUser(tk, admin, {
+      username: 'demoted',
+      password: 'demoted-password-0000',
+      roles: ['admin'],
+    });
     const session = await login(tk, { tenant_id: 'default', username: 'demoted', password: 'demoted-password-0000' });
     const ticket = await mintTicket(tk, session.access_token, { room: 'rbac' });
     const demoted = await tk.request('PUT', `/users/${user.id}/roles`, { token: admin, body: { roles: ['viewer'] } });
@@ -130,8 +142,14 @@ describe('WebSocket routes (the echo fixture over real sockets)', function () {
 
   it('closes the socket (4401) within 2 s of a logout of the session that minted its ticket', async () => {
     const session = await login(tk, bootstrapCredentials());
-    const socket = await mustOpen(tk, `/echo/ws?room=logout&ticket=${await mintTicket(tk, session.access_token, { room: 'logout' })}`);
-    const bystander = await mustOpen(tk, `/echo/ws?room=logout&ticket=${await mintTicket(tk, admin, { room: 'logout' })}`);
+    const socket = await mustOpen(
+      tk,
+      `/echo/ws?room=logout&ticket=${await mintTicket(tk, session.access_token, { room: 'logout' })}`,
+    );
+    const bystander = await mustOpen(
+      tk,
+      `/echo/ws?room=logout&ticket=${await mintTicket(tk, admin, { room: 'logout' })}`,
+    );
     const started = Date.now();
     const closing = closed(socket);
     expect((await tk.request('POST', '/auth/logout', { token: session.access_token })).status).to.equal(204);
@@ -144,12 +162,20 @@ describe('WebSocket routes (the echo fixture over real sockets)', function () {
   });
 
   it('closes the socket (4401) within 2 s of the revocation of the API token that minted its ticket', async () => {
-    const minted = await tk.request('POST', '/api-tokens', { token: admin, body: { name: 'socket token', roles: ['admin'] } });
+    const minted = await tk.request('POST', '/api-tokens', {
+      token: admin,
+      body: { name: 'socket token', roles: ['admin'] },
+    });
     expect(minted.status).to.equal(201);
-    const socket = await mustOpen(tk, `/echo/ws?room=token&ticket=${await mintTicket(tk, minted.body.secret, { room: 'token' })}`);
+    const socket = await mustOpen(
+      tk,
+      `/echo/ws?room=token&ticket=${await mintTicket(tk, minted.body.secret, { room: 'token' })}`,
+    );
     const started = Date.now();
     const closing = closed(socket);
-    expect((await tk.request('DELETE', `/api-tokens/${minted.body.token.id}`, { token: admin })).status).to.be.oneOf([200, 204]);
+    expect((await tk.request('DELETE', `/api-tokens/${minted.body.token.id}`, { token: admin })).status).to.be.oneOf([
+      200, 204,
+    ]);
     expect((await closing).code).to.equal(4401);
     expect(Date.now() - started).to.be.below(2000);
   });
@@ -161,9 +187,13 @@ describe('WebSocket routes (the echo fixture over real sockets)', function () {
     expect((await closing).code).to.equal(1009);
   });
 
-  it('refuses a subject\'s socket beyond max_sockets_per_subject with 429 before the upgrade', async () => {
+  it("refuses a subject's socket beyond max_sockets_per_subject with 429 before the upgrade", async () => {
     await createUser(tk, admin, { username: 'capped', password: 'capped-password-0000', roles: ['admin'] });
-    const { access_token: capped } = await login(tk, { tenant_id: 'default', username: 'capped', password: 'capped-password-0000' });
+    const { access_token: capped } = await login(tk, {
+      tenant_id: 'default',
+      username: 'capped',
+      password: 'capped-password-0000',
+    });
     const open = async () => `/echo/ws?room=cap&ticket=${await mintTicket(tk, capped, { room: 'cap' })}`;
     const first = await mustOpen(tk, await open());
     const second = await mustOpen(tk, await open());
@@ -184,7 +214,9 @@ describe('WebSocket routes (the echo fixture over real sockets)', function () {
   });
 
   it('drops a peer that stops answering pings', async () => {
-    const silent = await mustOpen(tk, `/echo/ws?room=ping&ticket=${await mintTicket(tk, admin, { room: 'ping' })}`, { autoPong: false });
+    const silent = await mustOpen(tk, `/echo/ws?room=ping&ticket=${await mintTicket(tk, admin, { room: 'ping' })}`, {
+      autoPong: false,
+    });
     const answering = await mustOpen(tk, `/echo/ws?room=ping&ticket=${await mintTicket(tk, admin, { room: 'ping' })}`);
     expect((await closed(silent)).code).to.equal(1006);
     expect(answering.readyState, 'a peer that answers stays').to.equal(answering.OPEN);
@@ -202,7 +234,11 @@ describe('WebSocket routes (the echo fixture over real sockets)', function () {
         req.on('error', reject);
         req.end();
       });
-    const h2c = await plain('/health', { connection: 'Upgrade, HTTP2-Settings', upgrade: 'h2c', 'http2-settings': 'AAMAAABkAARAAAAAAAIAAAAA' });
+    const h2c = await plain('/health', {
+      connection: 'Upgrade, HTTP2-Settings',
+      upgrade: 'h2c',
+      'http2-settings': 'AAMAAABkAARAAAAAAAIAAAAA',
+    });
     expect(h2c.status).to.equal(200);
     expect(h2c.body.status).to.be.a('string');
     const nowhere = await mustRefuse(tk, '/nowhere');
@@ -224,7 +260,9 @@ describe('WebSocket routes in a local deployment without authenticator', functio
     expect(minted.status).to.equal(201);
     expect((await mustRefuse(tk, '/echo/ws?room=local')).status).to.equal(401);
     const socket = await mustOpen(tk, `/echo/ws?room=local&ticket=${minted.body.ticket}`);
-    expect(JSON.parse((await inbox(socket).next()).data.toString())).to.deep.equal({ welcome: { subject: 'local-admin', tenant: 'default', room: 'local' } });
+    expect(JSON.parse((await inbox(socket).next()).data.toString())).to.deep.equal({
+      welcome: { subject: 'local-admin', tenant: 'default', room: 'local' },
+    });
     await shut(socket);
   });
 

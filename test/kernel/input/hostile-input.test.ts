@@ -57,7 +57,8 @@ function typesOf(schema: Schema): string[] {
 function hostileFor(schema: Schema): Hostile[] {
   const types = typesOf(schema);
   const out: Hostile[] = [];
-  if (types.includes('string')) out.push(...(schema.format === 'date-time' ? [...DATES, ...STRINGS.slice(0, 2)] : STRINGS));
+  if (types.includes('string'))
+    out.push(...(schema.format === 'date-time' ? [...DATES, ...STRINGS.slice(0, 2)] : STRINGS));
   if (types.includes('integer') || types.includes('number')) out.push(...NUMBERS);
   // Open values (no type: anything goes) still may not hold what PostgreSQL cannot store.
   if (types.length === 0 && schema.$ref === undefined && !schema.oneOf && !schema.anyOf) out.push(...STRINGS);
@@ -147,7 +148,10 @@ describe('hostile input, generated from /openapi.json for every operation', func
       let current = s;
       for (let i = 0; i < 10 && typeof current?.$ref === 'string'; i++) {
         const name = current.$ref.replace('#/components/schemas/', '');
-        current = { ...doc.components.schemas[name], ...Object.fromEntries(Object.entries(current).filter(([key]) => key !== '$ref')) };
+        current = {
+          ...doc.components.schemas[name],
+          ...Object.fromEntries(Object.entries(current).filter(([key]) => key !== '$ref')),
+        };
       }
       return current ?? {};
     };
@@ -176,8 +180,11 @@ describe('hostile input, generated from /openapi.json for every operation', func
     const resolve = resolver();
     const pathParams = Object.fromEntries(c.op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, 'abc1']));
     const query = new URLSearchParams();
-    for (const p of c.op.parameters) if (p.in === 'query' && p.required) query.set(p.name, String(sample(p.schema ?? {}, resolve)));
-    let url = c.op.path.replace(/\{([^}]+)\}/g, (_, name: string) => (c.part === 'path' && name === c.field ? (c.value.url as string) : encodeURIComponent(pathParams[name] ?? 'abc1')));
+    for (const p of c.op.parameters)
+      if (p.in === 'query' && p.required) query.set(p.name, String(sample(p.schema ?? {}, resolve)));
+    let url = c.op.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+      c.part === 'path' && name === c.field ? (c.value.url as string) : encodeURIComponent(pathParams[name] ?? 'abc1'),
+    );
     let qs = query.toString();
     if (c.part === 'query') qs = `${qs ? `${qs}&` : ''}${encodeURIComponent(c.field)}=${c.value.url as string}`;
     if (qs) url += `?${qs}`;
@@ -185,7 +192,9 @@ describe('hostile input, generated from /openapi.json for every operation', func
     let raw: string | undefined;
     if (c.op.body && c.op.bodyType === 'application/json') {
       const base = sample(c.op.body, resolve);
-      const fields = Object.entries(typeof base === 'object' && base !== null ? base : {}).filter(([name]) => name !== c.field);
+      const fields = Object.entries(typeof base === 'object' && base !== null ? base : {}).filter(
+        ([name]) => name !== c.field,
+      );
       const parts = fields.map(([name, v]) => `${JSON.stringify(name)}:${JSON.stringify(v)}`);
       if (c.part === 'body') parts.push(`${JSON.stringify(c.field)}:${c.value.json}`);
       raw = `{${parts.join(',')}}`;
@@ -201,42 +210,72 @@ describe('hostile input, generated from /openapi.json for every operation', func
     // The fixture plugin's routes are part of the generated surface.
     expect(operationIds).to.include.members(['listNotes', 'createNote', 'createComponent', 'login']);
     const problems: string[] = [];
+    /** Audited calls, their audit records counted once all are sent. */
+    const audited: Array<{ label: string; requestId: string; status: number }> = [];
     let sent = 0;
-    for (const op of ops) {
-      const route = k.kernel.catalog.byOperation(op.operationId);
-      const audited = route !== undefined && route.mutating && route.auditClass !== 'none';
-      for (const c of casesOf(op)) {
-        const requestId = `hostile-${sent++}`;
-        const res = await send(c, requestId);
-        const label = `${op.method} ${op.path} ${c.part} ${c.field} = ${c.value.name}`;
-        // 501 not_configured is no crash: a route that declares it answers so for a capability
-        // this deployment lacks (the SQL console on the embedded database).
-        const declaredNotConfigured = res.status === 501 && route?.decl.errors?.includes(501) === true && res.text.includes('"not_configured"');
-        if (res.status >= 500 && !declaredNotConfigured) problems.push(`${label}: ${res.status} ${res.text}`);
-        // 431: a request line over the head limit is refused by the HTTP layer before it is a
-        // call of any route, so there is no call to record.
-        if (audited && res.status !== 431) {
-          const rows = await k.kernel.database.knex('audit_records').where({ request_id: requestId }).count<{ count: string | number }[]>('* as count');
-          const count = Number(rows[0]?.count);
-          if (count !== 1) problems.push(`${label}: ${count} audit records (status ${res.status})`);
+    // Four operations at a time (each one's cases in turn): the server must hold up under
+    // concurrent hostile calls as well, and the suite's slowest test takes a quarter of the time.
+    const waiting = [...ops];
+    const sendAll = async (): Promise<void> => {
+      for (let op = waiting.shift(); op; op = waiting.shift()) {
+        const route = k.kernel.catalog.byOperation(op.operationId);
+        const isAudited = route?.mutating && route.auditClass !== 'none';
+        for (const c of casesOf(op)) {
+          const requestId = `hostile-${sent++}`;
+          const res = await send(c, requestId);
+          const label = `${op.method} ${op.path} ${c.part} ${c.field} = ${c.value.name}`;
+          // 501 not_configured is no crash: a route that declares it answers so for a capability
+          // this deployment lacks (the SQL console on the embedded database).
+          const declaredNotConfigured =
+            res.status === 501 && route?.decl.errors?.includes(501) === true && res.text.includes('"not_configured"');
+          if (res.status >= 500 && !declaredNotConfigured) problems.push(`${label}: ${res.status} ${res.text}`);
+          // 431: a request line over the head limit is refused by the HTTP layer before it is a
+          // call of any route, so there is no call to record.
+          if (isAudited && res.status !== 431) audited.push({ label, requestId, status: res.status });
         }
       }
+    };
+    await Promise.all([sendAll(), sendAll(), sendAll(), sendAll()]);
+    const counts = new Map(
+      (
+        (await k.kernel.database
+          .knex('audit_records')
+          .where('request_id', 'like', 'hostile-%')
+          .groupBy('request_id')
+          .select('request_id')
+          .count<{ request_id: string; count: string | number }[]>('* as count')) as Array<{
+          request_id: string;
+          count: string | number;
+        }>
+      ).map((row) => [row.request_id, Number(row.count)]),
+    );
+    for (const call of audited) {
+      const count = counts.get(call.requestId) ?? 0;
+      if (count !== 1) problems.push(`${call.label}: ${count} audit records (status ${call.status})`);
     }
     expect(sent).to.be.greaterThan(200);
     expect(problems, problems.join('\n')).to.deep.equal([]);
   });
 
   it('refuses NUL, lone surrogates, deep nesting and unstorable dates with 400 validation_error naming the field', async () => {
-    const nul = await k.request('POST', '/auth/login', { raw: '{"tenant_id":"default","username":"ad\\u0000min","password":"x"}' });
+    const nul = await k.request('POST', '/auth/login', {
+      raw: '{"tenant_id":"default","username":"ad\\u0000min","password":"x"}',
+    });
     expect(nul.status).to.equal(400);
     expect(nul.body.error).to.include({ code: 'validation_error', status: 400 });
     expect(nul.body.error.details[0]).to.include({ in: 'body', pointer: '/username' });
 
-    const surrogate = await k.request('POST', '/components', { token, raw: '{"type":"passthrough","name":"a\\udc00"}' });
+    const surrogate = await k.request('POST', '/components', {
+      token,
+      raw: '{"type":"passthrough","name":"a\\udc00"}',
+    });
     expect(surrogate.status).to.equal(400);
     expect(surrogate.body.error.details[0]).to.include({ in: 'body', pointer: '/name' });
 
-    const deep = await k.request('POST', '/components', { token, raw: `{"name":"deep","config":{"a":${'['.repeat(DEEP)}${']'.repeat(DEEP)}}}` });
+    const deep = await k.request('POST', '/components', {
+      token,
+      raw: `{"name":"deep","config":{"a":${'['.repeat(DEEP)}${']'.repeat(DEEP)}}}`,
+    });
     expect(deep.status).to.equal(400);
     expect(deep.body.error.details[0].message).to.contain('nested deeper than 64');
     expect(deep.body.error.details[0].pointer).to.match(/^\/config\/a(\/0)+$/);
@@ -254,7 +293,11 @@ describe('hostile input, generated from /openapi.json for every operation', func
   });
 
   it('records a refused hostile write with what could be stored, and says the input was sanitized', async () => {
-    const res = await k.request('POST', '/components', { token, headers: { 'x-request-id': 'hostile-recorded' }, raw: '{"type":"passthrough","name":"bad\\u0000name","description":"x"}' });
+    const res = await k.request('POST', '/components', {
+      token,
+      headers: { 'x-request-id': 'hostile-recorded' },
+      raw: '{"type":"passthrough","name":"bad\\u0000name","description":"x"}',
+    });
     expect(res.status).to.equal(400);
     const [row] = await k.kernel.database.knex('audit_records').where({ request_id: 'hostile-recorded' });
     expect(row).to.include({ outcome: 'refused', status: 400, error_code: 'validation_error', tenant_id: 'default' });

@@ -40,7 +40,9 @@ export function cuttable(knex: Knex): { db: Knex; cut(): void } {
   let isCut = false;
   const db = new Proxy(knex, {
     get(target, prop, receiver) {
-      if (prop === 'raw') return (...args: Parameters<Knex['raw']>) => (isCut ? Promise.reject(new Error('the database is unreachable')) : target.raw(...args));
+      if (prop === 'raw')
+        return (...args: Parameters<Knex['raw']>) =>
+          isCut ? Promise.reject(new Error('the database is unreachable')) : target.raw(...args);
       return Reflect.get(target, prop, receiver);
     },
   });
@@ -63,7 +65,12 @@ export function recorder(): { runs: RunRecord[]; run(context: JobContext, body?:
   return {
     runs,
     async run(context, body) {
-      const record: RunRecord = { holder: context.lease.holder, key: context.key, epoch: context.lease.epoch, start: performance.now() };
+      const record: RunRecord = {
+        holder: context.lease.holder,
+        key: context.key,
+        epoch: context.lease.epoch,
+        start: performance.now(),
+      };
       runs.push(record);
       try {
         await body?.();
@@ -93,10 +100,14 @@ export function overlaps(runs: readonly RunRecord[]): Array<[RunRecord, RunRecor
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }
 
@@ -108,11 +119,30 @@ export interface Instance {
 }
 
 /** One "instance": an event bus and a job runner on the database (or on a cuttable handle of it). */
-export async function instance(database: Database & { url?: string }, holder: string, options: { db?: Knex; leaseMs?: number; pollMs?: number } = {}): Promise<Instance> {
+export async function instance(
+  database: Database & { url?: string },
+  holder: string,
+  options: { db?: Knex; leaseMs?: number; pollMs?: number } = {},
+): Promise<Instance> {
   const metrics = new Registry();
-  const events = createEventBus({ database, url: database.url, logger: silent, metrics, pollMs: options.pollMs ?? 200, stopTimeoutMs: 2000 });
+  const events = createEventBus({
+    database,
+    url: database.url,
+    logger: silent,
+    metrics,
+    pollMs: options.pollMs ?? 200,
+    stopTimeoutMs: 2000,
+  });
   await events.start();
-  const runner = createJobRunner({ db: options.db ?? database.knex, logger: silent, metrics, events, leaseMs: options.leaseMs ?? 500, stopTimeoutMs: 2000, holder });
+  const runner = createJobRunner({
+    db: options.db ?? database.knex,
+    logger: silent,
+    metrics,
+    events,
+    leaseMs: options.leaseMs ?? 500,
+    stopTimeoutMs: 2000,
+    holder,
+  });
   return {
     runner,
     events,
@@ -128,5 +158,7 @@ export async function instance(database: Database & { url?: string }, holder: st
 export async function counter(metrics: Registry, name: string, labels: Record<string, string> = {}): Promise<number> {
   const metric = (await metrics.getMetricsAsJSON()).find((m) => m.name === name);
   const values = (metric?.values ?? []) as Array<{ value: number; labels: Record<string, string | number> }>;
-  return values.filter((v) => Object.entries(labels).every(([k, want]) => String(v.labels[k]) === want)).reduce((sum, v) => sum + v.value, 0);
+  return values
+    .filter((v) => Object.entries(labels).every(([k, want]) => String(v.labels[k]) === want))
+    .reduce((sum, v) => sum + v.value, 0);
 }

@@ -3,8 +3,8 @@ import type { Database } from '../../../kernel/db/connect.js';
 import { createLeases } from '../../../kernel/jobs/leases.js';
 import type { Leases } from '../../../kernel/jobs/types.js';
 import { onPostgres } from '../../support/kernel.js';
-import { waitFor } from '../../support/relay.js';
 import { openKernelDatabase, sleep } from './helpers.js';
+import { until } from '../../support/poll.js';
 
 describe('leases in the database', () => {
   let database: Database;
@@ -17,7 +17,7 @@ describe('leases in the database', () => {
   });
   after(() => database.close());
 
-  const lapsed = (name: string, key = '') => waitFor(async () => (await a.holderOf(name, key)) === null, 5000);
+  const lapsed = (name: string, key = '') => until(async () => (await a.holderOf(name, key)) === null, 5000);
 
   it('gives a free lease to one instance and refuses it to another while it lasts', async () => {
     const lease = await a.acquire('exclusive', '', 60_000);
@@ -68,7 +68,7 @@ describe('leases in the database', () => {
     expect(await a.holderOf('partitions')).to.equal(null);
   });
 
-  it('fences work: true in the holder\'s transaction while it holds the lease, false once another took it over', async () => {
+  it("fences work: true in the holder's transaction while it holds the lease, false once another took it over", async () => {
     const mine = await a.acquire('fenced', '', 150);
     expect(await database.knex.transaction((trx) => a.fence(trx, mine!))).to.equal(true);
     expect(await lapsed('fenced')).to.equal(true);
@@ -76,26 +76,29 @@ describe('leases in the database', () => {
     expect(await database.knex.transaction((trx) => a.fence(trx, mine!))).to.equal(false);
   });
 
-  (onPostgres ? it : it.skip)('makes a takeover wait until the fenced transaction of the former holder ends (PostgreSQL)', async () => {
-    const mine = await a.acquire('blocking', '', 150);
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let fenced = false;
-    const work = database.knex.transaction(async (trx) => {
-      fenced = await a.fence(trx, mine!);
-      await held;
-    });
-    expect(await waitFor(async () => fenced, 5000)).to.equal(true);
-    expect(await lapsed('blocking')).to.equal(true);
-    let takenOver = false;
-    const takeover = b.acquire('blocking', '', 60_000).then((lease) => {
-      takenOver = true;
-      return lease;
-    });
-    await sleep(300);
-    expect(takenOver).to.equal(false);
-    release();
-    await work;
-    expect(await takeover).to.deep.include({ holder: 'instance-b', epoch: 2 });
-  });
+  (onPostgres ? it : it.skip)(
+    'makes a takeover wait until the fenced transaction of the former holder ends (PostgreSQL)',
+    async () => {
+      const mine = await a.acquire('blocking', '', 150);
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let fenced = false;
+      const work = database.knex.transaction(async (trx) => {
+        fenced = await a.fence(trx, mine!);
+        await held;
+      });
+      await until(async () => fenced, 5000);
+      expect(await lapsed('blocking')).to.equal(true);
+      let takenOver = false;
+      const takeover = b.acquire('blocking', '', 60_000).then((lease) => {
+        takenOver = true;
+        return lease;
+      });
+      await sleep(300);
+      expect(takenOver).to.equal(false);
+      release();
+      await work;
+      expect(await takeover).to.deep.include({ holder: 'instance-b', epoch: 2 });
+    },
+  );
 });

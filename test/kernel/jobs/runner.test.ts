@@ -1,8 +1,18 @@
+import { performance } from 'node:perf_hooks';
 import { expect } from 'chai';
 import type { Database } from '../../../kernel/db/connect.js';
 import { LeaseLostError } from '../../../kernel/jobs/runner.js';
-import { waitFor } from '../../support/relay.js';
-import { counter, cuttable, instance, openKernelDatabase, overlaps, recorder, sleep, type Instance } from './helpers.js';
+import {
+  counter,
+  cuttable,
+  instance,
+  openKernelDatabase,
+  overlaps,
+  recorder,
+  sleep,
+  type Instance,
+} from './helpers.js';
+import { until } from '../../support/poll.js';
 
 // Two runners on one database, in one process: on PGlite that is the only way to share a
 // database; on PostgreSQL the same holds across processes (see two-kernels.test.ts).
@@ -34,7 +44,7 @@ describe('job runner: two instances on one database', function () {
       i.runner.register({ name: 'test.tick', intervalMs: 40, run: (ctx) => log.run(ctx, () => sleep(25, ctx.signal)) });
       i.runner.start();
     }
-    expect(await waitFor(async () => log.runs.filter((r) => r.end !== undefined).length >= 10, 20_000)).to.equal(true);
+    await until(async () => log.runs.filter((r) => r.end !== undefined).length >= 10, 20_000);
     expect(overlaps(log.runs)).to.deep.equal([]);
     expect(new Set(log.runs.map((r) => r.holder)).size).to.equal(1);
   });
@@ -56,7 +66,7 @@ describe('job runner: two instances on one database', function () {
     };
     a.runner.register(spec);
     a.runner.start();
-    expect(await waitFor(async () => log.runs.some((r) => r.holder === 'a'), 10_000)).to.equal(true);
+    await until(async () => log.runs.some((r) => r.holder === 'a'), 10_000);
     const b = await start('b');
     b.runner.register(spec);
     b.runner.start();
@@ -65,7 +75,7 @@ describe('job runner: two instances on one database', function () {
     const lostBefore = await counter(a.metrics, 'kernel_job_leases_lost_total', { job: 'test.long' });
     link.cut();
     const cutAt = performance.now();
-    expect(await waitFor(async () => log.runs.some((r) => r.holder === 'b'), 10_000)).to.equal(true);
+    await until(async () => log.runs.some((r) => r.holder === 'b'), 10_000);
     const first = log.runs.filter((r) => r.holder === 'a').at(-1);
     const moved = log.runs.find((r) => r.holder === 'b');
     expect(first).to.include({ aborted: true });
@@ -82,15 +92,18 @@ describe('job runner: two instances on one database', function () {
     const log = recorder();
     const a = await start('a');
     let release: () => void = () => undefined;
-    a.runner.register({ name: 'test.slow', run: (ctx) => log.run(ctx, () => new Promise<void>((resolve) => (release = resolve))) });
+    a.runner.register({
+      name: 'test.slow',
+      run: (ctx) => log.run(ctx, () => new Promise<void>((resolve) => (release = resolve))),
+    });
     a.runner.start();
     a.runner.trigger('test.slow');
-    expect(await waitFor(async () => log.runs.length === 1, 5000)).to.equal(true);
+    await until(async () => log.runs.length === 1, 5000);
     for (let i = 0; i < 5; i++) a.runner.trigger('test.slow');
     await sleep(200);
     expect(log.runs).to.have.length(1);
     release();
-    expect(await waitFor(async () => log.runs.length === 2, 5000)).to.equal(true);
+    await until(async () => log.runs.length === 2, 5000);
     release();
     await sleep(200);
     expect(log.runs).to.have.length(2);
@@ -104,13 +117,13 @@ describe('job runner: two instances on one database', function () {
       i.runner.register({ name: 'test.on-demand', run: (ctx) => log.run(ctx) });
       i.runner.start();
     }
-    expect(await waitFor(async () => (await holderOf(a, 'test.on-demand')) !== null, 5000)).to.equal(true);
+    await until(async () => (await holderOf(a, 'test.on-demand')) !== null, 5000);
     const { holder } = (await holderOf(a, 'test.on-demand'))!;
     await sleep(300);
     expect(log.runs).to.deep.equal([]);
     const other = holder === 'a' ? b : a;
     other.runner.trigger('test.on-demand');
-    expect(await waitFor(async () => log.runs.length === 1, 5000)).to.equal(true);
+    await until(async () => log.runs.length === 1, 5000);
     expect(log.runs[0]?.holder).to.equal(holder);
     await sleep(300);
     expect(log.runs).to.have.length(1);
@@ -121,31 +134,50 @@ describe('job runner: two instances on one database', function () {
     const keys = ['p0', 'p1', 'p2', 'p3'];
     const [a, b] = [await start('a'), await start('b')];
     for (const i of [a, b]) {
-      i.runner.register({ name: 'test.partitions', keys: () => keys, intervalMs: 50, run: (ctx) => log.run(ctx, () => sleep(10, ctx.signal)) });
+      i.runner.register({
+        name: 'test.partitions',
+        keys: () => keys,
+        intervalMs: 50,
+        run: (ctx) => log.run(ctx, () => sleep(10, ctx.signal)),
+      });
       i.runner.start();
     }
-    const holders = async () => Promise.all(keys.map(async (key) => (await holderOf(a, 'test.partitions', key))?.holder));
+    const holders = async () =>
+      Promise.all(keys.map(async (key) => (await holderOf(a, 'test.partitions', key))?.holder));
     const split = async () => {
       const now = await holders();
       return now.filter((h) => h === 'a').length === 2 && now.filter((h) => h === 'b').length === 2;
     };
-    expect(await waitFor(split, 15_000)).to.equal(true);
+    await until(split, 15_000);
     const since = performance.now();
-    expect(await waitFor(async () => keys.every((key) => log.runs.some((r) => r.key === key && r.start > since)), 10_000)).to.equal(true);
+    await until(async () => keys.every((key) => log.runs.some((r) => r.key === key && r.start > since)), 10_000);
     expect(overlaps(log.runs)).to.deep.equal([]);
   });
 
-  it('counts toward a keyed job\'s share only the instances that run that job', async () => {
+  it("counts toward a keyed job's share only the instances that run that job", async () => {
     const log = recorder();
     const keys = ['q0', 'q1', 'q2', 'q3'];
     const [a, b] = [await start('a'), await start('b')];
     // a runs the job; b runs only another keyed job (a kernel without the plugin that contributes the first).
-    a.runner.register({ name: 'test.owned', keys: () => keys, intervalMs: 50, run: (ctx) => log.run(ctx, () => sleep(10, ctx.signal)) });
-    b.runner.register({ name: 'test.other', keys: () => ['x'], intervalMs: 50, run: (ctx) => log.run(ctx, () => sleep(10, ctx.signal)) });
+    a.runner.register({
+      name: 'test.owned',
+      keys: () => keys,
+      intervalMs: 50,
+      run: (ctx) => log.run(ctx, () => sleep(10, ctx.signal)),
+    });
+    b.runner.register({
+      name: 'test.other',
+      keys: () => ['x'],
+      intervalMs: 50,
+      run: (ctx) => log.run(ctx, () => sleep(10, ctx.signal)),
+    });
     a.runner.start();
     b.runner.start();
-    const allHeldByA = async () => (await Promise.all(keys.map(async (key) => (await holderOf(a, 'test.owned', key))?.holder))).every((h) => h === 'a');
-    expect(await waitFor(allHeldByA, 15_000)).to.equal(true);
+    const allHeldByA = async () =>
+      (await Promise.all(keys.map(async (key) => (await holderOf(a, 'test.owned', key))?.holder))).every(
+        (h) => h === 'a',
+      );
+    await until(allHeldByA, 15_000);
     // Held for good, not only until b's presence is counted: b's presence renews every third of the lease.
     await sleep(1500);
     expect(await allHeldByA()).to.equal(true);
@@ -165,20 +197,46 @@ describe('job runner: two instances on one database', function () {
     a.runner.register({ name: 'test.healthy', intervalMs: 50, run: (ctx) => log.run(ctx) });
     a.runner.start();
     a.runner.trigger('test.failing');
-    expect(await waitFor(async () => attempts >= 2, 10_000)).to.equal(true);
-    expect(await counter(a.metrics, 'kernel_job_runs_total', { job: 'test.failing', outcome: 'failure' })).to.be.at.least(2);
-    expect(await waitFor(async () => log.runs.length >= 3, 5000)).to.equal(true);
-    expect(await counter(a.metrics, 'kernel_job_runs_total', { job: 'test.healthy', outcome: 'success' })).to.be.at.least(3);
+    await until(async () => attempts >= 2, 10_000);
+    expect(
+      await counter(a.metrics, 'kernel_job_runs_total', { job: 'test.failing', outcome: 'failure' }),
+    ).to.be.at.least(2);
+    await until(async () => log.runs.length >= 3, 5000);
+    expect(
+      await counter(a.metrics, 'kernel_job_runs_total', { job: 'test.healthy', outcome: 'success' }),
+    ).to.be.at.least(3);
+  });
+
+  it('backs a failing run off 1 s, then 2 s, doubling, even when its interval is shorter', async () => {
+    const a = await start('a');
+    const at: number[] = [];
+    a.runner.register({
+      name: 'test.backoff',
+      intervalMs: 100,
+      run: () => {
+        at.push(performance.now());
+        throw new Error('broken on purpose');
+      },
+    });
+    a.runner.start();
+    await until(() => at.length >= 3, 10_000);
+    const [first, second, third] = at as [number, number, number];
+    expect(second - first, 'the first retry waits a second, not the 100 ms interval').to.be.within(900, 1900);
+    expect(third - second, 'the second waits twice as long').to.be.within(1900, 3500);
   });
 
   it('on stop, aborts the running job, waits for it, and releases its lease so the other instance takes over at once', async () => {
     const log = recorder();
     // A lease of a minute: only the release (and the event telling of it) lets the other take over within the test.
     const [a, b] = [await start('a', { leaseMs: 60_000 }), await start('b', { leaseMs: 60_000 })];
-    const spec = { name: 'test.handover', intervalMs: 50, run: (ctx: Parameters<typeof log.run>[0]) => log.run(ctx, () => sleep(60_000, ctx.signal)) };
+    const spec = {
+      name: 'test.handover',
+      intervalMs: 50,
+      run: (ctx: Parameters<typeof log.run>[0]) => log.run(ctx, () => sleep(60_000, ctx.signal)),
+    };
     a.runner.register(spec);
     a.runner.start();
-    expect(await waitFor(async () => log.runs.length === 1, 5000)).to.equal(true);
+    await until(async () => log.runs.length === 1, 5000);
     b.runner.register(spec);
     b.runner.start();
     await sleep(200);
@@ -187,7 +245,7 @@ describe('job runner: two instances on one database', function () {
     await a.stop();
     expect(log.runs[0]).to.include({ holder: 'a', aborted: true });
     expect(log.runs[0]?.end).to.be.a('number');
-    expect(await waitFor(async () => log.runs.some((r) => r.holder === 'b'), 5000)).to.equal(true);
+    await until(async () => log.runs.some((r) => r.holder === 'b'), 5000);
     expect(overlaps(log.runs)).to.deep.equal([]);
   });
 });

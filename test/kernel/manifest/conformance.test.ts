@@ -6,19 +6,38 @@ import type { Handler, PluginDefinition } from '../../../kernel/types.js';
 import { testDatabase } from '../../support/kernel.js';
 
 const listRoute: RouteDecl = {
-  operation: 'listWidgets', method: 'GET', path: '/widgets', permission: 'test:widget:read', category: 'test', read_only: true,
+  operation: 'listWidgets',
+  method: 'GET',
+  path: '/widgets',
+  permission: 'test:widget:read',
+  category: 'test',
+  read_only: true,
   summary: 'List widgets',
   response: { status: 200, schema: { type: 'object', properties: { items: { type: 'array' } } } },
   paging: { default_limit: 10, max_limit: 100, cursor_in: 'header', key: ['id'] },
 };
 const createRoute: RouteDecl = {
-  operation: 'createWidget', method: 'POST', path: '/widgets', permission: 'test:widget:write', category: 'test', read_only: false,
-  summary: 'Create a widget', body: { type: 'object' }, response: { status: 201 }, audit: { class: 'change' },
+  operation: 'createWidget',
+  method: 'POST',
+  path: '/widgets',
+  permission: 'test:widget:write',
+  category: 'test',
+  read_only: false,
+  summary: 'Create a widget',
+  body: { type: 'object' },
+  response: { status: 201 },
+  audit: { class: 'change' },
 };
 
-function widgetPlugin(routes: RouteDecl[], handlers: Record<string, Handler>, permissions = ['test:widget:read', 'test:widget:write']): PluginDefinition {
+function widgetPlugin(
+  routes: RouteDecl[],
+  handlers: Record<string, Handler>,
+  permissions = ['test:widget:read', 'test:widget:write'],
+): PluginDefinition {
   const manifest: Manifest = {
-    id: 'widgets', version: '1.0.0', summary: 'Widgets for conformance tests',
+    id: 'widgets',
+    version: '1.0.0',
+    summary: 'Widgets for conformance tests',
     permissions: permissions.map((name) => ({ name, description: name })),
     routes,
   };
@@ -28,7 +47,11 @@ function widgetPlugin(routes: RouteDecl[], handlers: Record<string, Handler>, pe
 const ok: Handler = () => ({ status: 200, body: { items: [] } });
 
 async function bootError(plugin: PluginDefinition): Promise<Error> {
-  const config = loadConfig({ profile: 'test', env: {}, overrides: { plugins: ['system'], auth: { mode: 'none' }, database: testDatabase() } });
+  const config = loadConfig({
+    profile: 'test',
+    env: {},
+    overrides: { plugins: ['system'], auth: { mode: 'none' }, database: testDatabase() },
+  });
   try {
     const kernel = await createKernel({ config, plugins: [plugin] });
     await kernel.close();
@@ -59,17 +82,51 @@ describe('boot conformance', () => {
   it('refuses to boot when a mutating route has no audit class', async () => {
     const { audit: _omitted, ...unaudited } = createRoute;
     const err = await bootError(widgetPlugin([unaudited], { createWidget: ok }));
-    expect(err.message).to.include('plugin widgets, operation createWidget: a mutating route (POST) has no audit class');
+    expect(err.message).to.include(
+      'plugin widgets, operation createWidget: a mutating route (POST) has no audit class',
+    );
   });
 
   it('refuses to boot when a route outside a transaction declares an idempotency key', async () => {
-    const err = await bootError(widgetPlugin([{ ...createRoute, transaction: false, idempotency: 'idempotency_key' }], { createWidget: ok }));
-    expect(err.message).to.include('plugin widgets, operation createWidget: transaction false cannot go with an idempotency key');
+    const err = await bootError(
+      widgetPlugin([{ ...createRoute, transaction: false, idempotency: 'idempotency_key' }], { createWidget: ok }),
+    );
+    expect(err.message).to.include(
+      'plugin widgets, operation createWidget: transaction false cannot go with an idempotency key',
+    );
+  });
+
+  it('refuses an etag whose field the response lacks, If-Match on a GET, or an etag with no body to read', async () => {
+    const getRoute: RouteDecl = {
+      ...createRoute,
+      operation: 'getWidget',
+      method: 'GET',
+      path: '/widgets/{id}',
+      read_only: true,
+      response: { status: 200, schema: { type: 'object', properties: { revision: { type: 'integer' } } } },
+    };
+    const err = await bootError(
+      widgetPlugin(
+        [
+          { ...getRoute, etag: { field: 'version', if_match: true } },
+          { ...createRoute, etag: { field: 'revision' } },
+        ],
+        { getWidget: ok, createWidget: ok },
+      ),
+    );
+    for (const problem of [
+      'operation getWidget: etag.field version is not a property of the response schema',
+      'operation getWidget: etag.if_match is declared on a GET route',
+      'operation createWidget: etag is declared but the route answers no body to take the version from',
+    ])
+      expect(err.message).to.include(`plugin widgets, ${problem}`);
   });
 
   it('refuses to boot when a route names an undeclared permission', async () => {
     const err = await bootError(widgetPlugin([listRoute], { listWidgets: ok }, ['test:widget:write']));
-    expect(err.message).to.include('plugin widgets, operation listWidgets: permission test:widget:read is not declared by any enabled plugin');
+    expect(err.message).to.include(
+      'plugin widgets, operation listWidgets: permission test:widget:read is not declared by any enabled plugin',
+    );
   });
 
   it('lists every problem at once, one line each', async () => {
@@ -80,7 +137,15 @@ describe('boot conformance', () => {
   });
 
   it('refuses a manifest that breaks the manifest schema, naming the file and the JSON pointer', async () => {
-    const broken = { ...widgetPlugin([listRoute], { listWidgets: ok }), manifest: { id: 'widgets', version: 'one', summary: 'x', routes: [{ ...listRoute, method: 'FETCH' }] } as unknown as Manifest };
+    const broken = {
+      ...widgetPlugin([listRoute], { listWidgets: ok }),
+      manifest: {
+        id: 'widgets',
+        version: 'one',
+        summary: 'x',
+        routes: [{ ...listRoute, method: 'FETCH' }],
+      } as unknown as Manifest,
+    };
     const err = await bootError(broken);
     expect(err.name).to.equal('ManifestError');
     expect(err.message).to.include('widgets (inline manifest): /version');
@@ -90,17 +155,45 @@ describe('boot conformance', () => {
 
 describe('boot conformance of WebSocket and event-stream routes', () => {
   const socketRoute: RouteDecl = {
-    operation: 'openWidgetSocket', method: 'GET', path: '/widgets/{id}/ws', permission: 'test:widget:read', category: 'test', read_only: true,
-    summary: 'Watch a widget', upgrade: 'websocket', ticket: { channel: 'widget', resource_param: 'id' }, response: { status: 101 },
+    operation: 'openWidgetSocket',
+    method: 'GET',
+    path: '/widgets/{id}/ws',
+    permission: 'test:widget:read',
+    category: 'test',
+    read_only: true,
+    summary: 'Watch a widget',
+    upgrade: 'websocket',
+    ticket: { channel: 'widget', resource_param: 'id' },
+    response: { status: 101 },
   };
   const streamRoute: RouteDecl = {
-    operation: 'streamWidgets', method: 'GET', path: '/widgets/events', permission: 'test:widget:read', category: 'test', read_only: true,
-    summary: 'Widget events', stream: 'sse', response: { status: 200 },
+    operation: 'streamWidgets',
+    method: 'GET',
+    path: '/widgets/events',
+    permission: 'test:widget:read',
+    category: 'test',
+    read_only: true,
+    summary: 'Widget events',
+    stream: 'sse',
+    response: { status: 200 },
   };
 
   it('refuses a WebSocket route that is no GET, is public, declares no ticket channel or answers other than 101', async () => {
     const { ticket: _t, ...unticketed } = socketRoute;
-    const err = await bootError(widgetPlugin([{ ...unticketed, method: 'POST', permission: 'public', response: { status: 200 }, audit: { class: 'action' } }], { openWidgetSocket: ok }));
+    const err = await bootError(
+      widgetPlugin(
+        [
+          {
+            ...unticketed,
+            method: 'POST',
+            permission: 'public',
+            response: { status: 200 },
+            audit: { class: 'action' },
+          },
+        ],
+        { openWidgetSocket: ok },
+      ),
+    );
     const at = 'plugin widgets, operation openWidgetSocket';
     expect(err.message).to.include(`${at}: a WebSocket route must be a GET`);
     expect(err.message).to.include(`${at}: a WebSocket route opens with a ticket, so it cannot be public`);
@@ -109,30 +202,51 @@ describe('boot conformance of WebSocket and event-stream routes', () => {
   });
 
   it('refuses a ticket bound to a parameter the route does not have, or minted by an unknown operation', async () => {
-    const err = await bootError(widgetPlugin([{ ...socketRoute, ticket: { channel: 'widget', resource_param: 'room', minted_by: 'mintNothing' } }], { openWidgetSocket: ok }));
+    const err = await bootError(
+      widgetPlugin(
+        [{ ...socketRoute, ticket: { channel: 'widget', resource_param: 'room', minted_by: 'mintNothing' } }],
+        { openWidgetSocket: ok },
+      ),
+    );
     expect(err.message).to.include('ticket.resource_param room is neither a path parameter nor a query field');
     expect(err.message).to.include('ticket.minted_by names no operation of an enabled plugin (mintNothing)');
   });
 
   it('refuses an event stream with paging, a body or a status other than 200, and status 101 or a ticket elsewhere', async () => {
-    const err = await bootError(widgetPlugin(
-      [
-        { ...streamRoute, response: { status: 201, schema: { type: 'object', properties: { items: { type: 'array' } } } }, paging: { default_limit: 1, max_limit: 2, cursor_in: 'header', key: ['id'] }, body: { type: 'object' } },
-        { ...listRoute, response: { status: 101 }, ticket: { channel: 'widget' } },
-      ],
-      { streamWidgets: ok, listWidgets: ok },
-    ));
+    const err = await bootError(
+      widgetPlugin(
+        [
+          {
+            ...streamRoute,
+            response: { status: 201, schema: { type: 'object', properties: { items: { type: 'array' } } } },
+            paging: { default_limit: 1, max_limit: 2, cursor_in: 'header', key: ['id'] },
+            body: { type: 'object' },
+          },
+          { ...listRoute, response: { status: 101 }, ticket: { channel: 'widget' } },
+        ],
+        { streamWidgets: ok, listWidgets: ok },
+      ),
+    );
     const stream = 'plugin widgets, operation streamWidgets';
     expect(err.message).to.include(`${stream}: an event-stream route cannot declare paging`);
     expect(err.message).to.include(`${stream}: an event-stream route takes no request body`);
     expect(err.message).to.include(`${stream}: an event-stream route answers status 200`);
     expect(err.message).to.include('plugin widgets, operation listWidgets: status 101 is for WebSocket routes only');
-    expect(err.message).to.include('plugin widgets, operation listWidgets: ticket is declared but the route does not upgrade to a WebSocket');
+    expect(err.message).to.include(
+      'plugin widgets, operation listWidgets: ticket is declared but the route does not upgrade to a WebSocket',
+    );
   });
 
   it('boots conformant WebSocket and event-stream routes', async () => {
-    const config = loadConfig({ profile: 'test', env: {}, overrides: { plugins: ['system'], auth: { mode: 'none' }, database: testDatabase() } });
-    const kernel = await createKernel({ config, plugins: [widgetPlugin([socketRoute, streamRoute], { openWidgetSocket: ok, streamWidgets: ok })] });
+    const config = loadConfig({
+      profile: 'test',
+      env: {},
+      overrides: { plugins: ['system'], auth: { mode: 'none' }, database: testDatabase() },
+    });
+    const kernel = await createKernel({
+      config,
+      plugins: [widgetPlugin([socketRoute, streamRoute], { openWidgetSocket: ok, streamWidgets: ok })],
+    });
     try {
       expect(kernel.catalog.byOperation('openWidgetSocket')?.schemas.query?.properties).to.have.property('ticket');
     } finally {

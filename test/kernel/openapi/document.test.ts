@@ -6,7 +6,9 @@ import { startKernel, type TestKernel } from '../../support/kernel.js';
 type Doc = { paths: Record<string, Record<string, any>>; components: { schemas: Record<string, unknown> } };
 
 function documentedOperations(doc: Doc): string[] {
-  return Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`)).sort();
+  return Object.entries(doc.paths)
+    .flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`))
+    .sort();
 }
 
 function servedOperations(tk: TestKernel): string[] {

@@ -10,7 +10,8 @@ type Operation = ReturnType<typeof operationsOf>[number];
 const statusesOf = (op: Operation): string[] => Object.keys(op.op.responses);
 
 /** A concrete path for a template: every parameter becomes a value its pattern accepts. */
-const concrete = (template: string): string => template.replace(/\{([^}]+)\}/g, (_, name: string) => `probe-${name.replace(/_/g, '-')}`);
+const concrete = (template: string): string =>
+  template.replace(/\{([^}]+)\}/g, (_, name: string) => `probe-${name.replace(/_/g, '-')}`);
 
 describe('OpenAPI responses: every status a route can answer is documented', function () {
   this.timeout(180_000);
@@ -45,7 +46,9 @@ describe('OpenAPI responses: every status a route can answer is documented', fun
         const name = op.op.operationId;
         expect(documented, name).to.include.members(['400', '500', String(route.decl.response.status)]);
         expect(documented, name).to.include.members((route.decl.errors ?? []).map(String));
-        expect(documented, name).to.include.members((route.decl.response.alternatives ?? []).map((a) => String(a.status)));
+        expect(documented, name).to.include.members(
+          (route.decl.response.alternatives ?? []).map((a) => String(a.status)),
+        );
       }
     });
 
@@ -57,7 +60,9 @@ describe('OpenAPI responses: every status a route can answer is documented', fun
         const authenticated = route.decl.permission !== 'public';
         if (authenticated) expect(documented, name).to.include.members(['401', '503']);
         // RBAC, a read-only credential on a write, or account-wide scope (*) without the permission.
-        const mayForbid = authenticated && (route.decl.permission !== 'authenticated' || !route.decl.read_only || route.tenancy === 'tenant');
+        const mayForbid =
+          authenticated &&
+          (route.decl.permission !== 'authenticated' || !route.decl.read_only || route.tenancy === 'tenant');
         if (mayForbid) expect(documented, name).to.include('403');
         if (route.mutating) expect(documented, name).to.include('503');
         if (route.tenancy === 'tenant' || route.schemas.params) expect(documented, name).to.include('404');
@@ -83,7 +88,10 @@ describe('OpenAPI responses: every status a route can answer is documented', fun
         const schema = op.op.responses['200']?.content?.['application/json']?.schema;
         const refs = JSON.stringify(schema ?? null);
         expect(refs, op.op.operationId).to.contain('#/components/schemas/DryRunReport');
-        expect(op.op.parameters.map((p: { name: string }) => p.name), op.op.operationId).to.include('dry_run');
+        expect(
+          op.op.parameters.map((p: { name: string }) => p.name),
+          op.op.operationId,
+        ).to.include('dry_run');
       }
       expect(seen).to.be.greaterThan(10);
     });
@@ -94,7 +102,13 @@ describe('OpenAPI responses: every status a route can answer is documented', fun
     });
 
     it('defines every error response it refers to, and none it does not use', () => {
-      const used = new Set(operations.flatMap((op) => Object.values(op.op.responses).map((r: any) => r.$ref).filter(Boolean)));
+      const used = new Set(
+        operations.flatMap((op) =>
+          Object.values(op.op.responses)
+            .map((r: any) => r.$ref)
+            .filter(Boolean),
+        ),
+      );
       const defined = Object.keys(served.doc.components.responses).map((name) => `#/components/responses/${name}`);
       expect([...used].sort()).to.deep.equal(defined.sort());
     });
@@ -111,7 +125,8 @@ describe('OpenAPI responses: every status a route can answer is documented', fun
       observed.add(res.status);
       const at = `${kind}: ${op.method} ${path} → ${res.status}`;
       if (!statusesOf(op).includes(String(res.status))) unexpected.push(`${at} is not documented`);
-      if (res.status >= 400 && !errorBody(res.body)) unexpected.push(`${at} has no error body: ${res.text.slice(0, 200)}`);
+      if (res.status >= 400 && !errorBody(res.body))
+        unexpected.push(`${at} has no error body: ${res.text.slice(0, 200)}`);
       if (kind === 'dry run' && res.status === 200) {
         reports++;
         if (!dryRunReport(res.body)) unexpected.push(`${at} is not a dry-run report: ${res.text.slice(0, 200)}`);
@@ -127,14 +142,22 @@ describe('OpenAPI responses: every status a route can answer is documented', fun
         const withBody = (token: string): RequestOptions => ({ token, ...(op.op.requestBody ? { body: {} } : {}) });
         await probe('no credential', op, path);
         await probe('unknown query field', op, `${path}?probe_unknown=1`, { token: served.admin });
-        if (route.tenancy === 'tenant' && !route.mutating) await probe('tenant that does not exist', op, `${path}?tenant_id=no-such-tenant`, { token: served.admin });
+        if (route.tenancy === 'tenant' && !route.mutating)
+          await probe('tenant that does not exist', op, `${path}?tenant_id=no-such-tenant`, { token: served.admin });
         if (route.dryRunAllowed) {
           await probe('dry run', op, `${path}?dry_run=true`, withBody(served.admin));
           await probe('read-only credential', op, `${path}?dry_run=true`, withBody(readOnly));
         }
         if (op.op.requestBody && route.dryRunAllowed) {
-          await probe('wrong media type', op, `${path}?dry_run=true`, { token: served.admin, raw: 'name=x', contentType: 'text/plain' });
-          await probe('body over the limit', op, `${path}?dry_run=true`, { token: served.admin, raw: JSON.stringify({ name: 'x'.repeat(limit) }) });
+          await probe('wrong media type', op, `${path}?dry_run=true`, {
+            token: served.admin,
+            raw: 'name=x',
+            contentType: 'text/plain',
+          });
+          await probe('body over the limit', op, `${path}?dry_run=true`, {
+            token: served.admin,
+            raw: JSON.stringify({ name: 'x'.repeat(limit) }),
+          });
         }
       }
       expect(unexpected).to.deep.equal([]);
@@ -152,11 +175,18 @@ describe('OpenAPI responses: every status a route can answer is documented', fun
       });
       expect(notified.status).to.equal(202);
       const get = operations.find((op) => op.op.operationId === 'listMcpTools') as Operation;
-      expect((await probe('event stream', get, '/agent/mcp', { token: served.admin, headers: { accept: 'text/event-stream' } })).status).to.equal(405);
+      expect(
+        (
+          await probe('event stream', get, '/agent/mcp', {
+            token: served.admin,
+            headers: { accept: 'text/event-stream' },
+          })
+        ).status,
+      ).to.equal(405);
       expect(unexpected).to.deep.equal([]);
     });
 
-    it('leaves the prober\'s session working: the dry runs kept nothing', async () => {
+    it("leaves the prober's session working: the dry runs kept nothing", async () => {
       expect((await served.tk.request('GET', '/auth/sessions', { token: served.admin })).status).to.equal(200);
       expect((await served.tk.request('GET', '/components', { token: served.admin })).body.items).to.deep.equal([]);
     });

@@ -39,6 +39,8 @@ export const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 /** Every operation of the document with its method and path template. */
 export function operationsOf(doc: OpenApiDocument): Array<{ method: string; path: string; op: any }> {
   return Object.entries(doc.paths).flatMap(([path, item]) =>
-    Object.entries(item).filter(([method]) => (METHODS as readonly string[]).includes(method)).map(([method, op]) => ({ method: method.toUpperCase(), path, op })),
+    Object.entries(item)
+      .filter(([method]) => (METHODS as readonly string[]).includes(method))
+      .map(([method, op]) => ({ method: method.toUpperCase(), path, op })),
   );
 }

@@ -27,14 +27,23 @@ describe('GET /openapi.json for WebSocket and event-stream routes', function () 
     expect(op.responses['101'].description).to.contain('WebSocket');
     expect(op.responses).to.include.keys('401', '403', '426', '429');
     expect(op['x-websocket'].ticket).to.deep.equal({
-      in: 'query', name: 'ticket', channel: 'echo', resource_parameter: 'room', minted_by: 'mintEchoTicket', ttl_seconds: 30, single_use: true, bound_to: ['subject', 'tenant', 'resource', 'channel'],
+      in: 'query',
+      name: 'ticket',
+      channel: 'echo',
+      resource_parameter: 'room',
+      minted_by: 'mintEchoTicket',
+      ttl_seconds: 30,
+      single_use: true,
+      bound_to: ['subject', 'tenant', 'resource', 'channel'],
     });
     expect(op['x-websocket'].close_codes).to.include.keys('1001', '1009', '4401');
-    const ticket = (op.parameters as Array<{ name: string; in: string; required: boolean }>).find((p) => p.name === 'ticket');
+    const ticket = (op.parameters as Array<{ name: string; in: string; required: boolean }>).find(
+      (p) => p.name === 'ticket',
+    );
     expect(ticket).to.include({ in: 'query', required: true });
   });
 
-  it('describes an event-stream route as text/event-stream, with the schema of each event\'s data', () => {
+  it("describes an event-stream route as text/event-stream, with the schema of each event's data", () => {
     const ok = doc.paths['/echo/counter']?.get.responses['200'];
     expect(Object.keys(ok.content)).to.deep.equal(['text/event-stream']);
     expect(ok.content['text/event-stream']['x-event-data']).to.deep.equal({ $ref: '#/components/schemas/echo.Count' });

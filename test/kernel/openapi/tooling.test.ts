@@ -23,13 +23,25 @@ interface LintReport {
  * Runs a CLI from node_modules/.bin with this very node (not whichever one PATH names); a
  * non-zero exit still yields its output (lint exits 1 on errors).
  */
-async function cli(name: string, args: string[], cwd: string): Promise<{ stdout: string; stderr: string; code: number }> {
+async function cli(
+  name: string,
+  args: string[],
+  cwd: string,
+): Promise<{ stdout: string; stderr: string; code: number }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [fromRoot('node_modules', '.bin', name), ...args], { cwd, env: OFFLINE, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout, stderr } = await run(process.execPath, [fromRoot('node_modules', '.bin', name), ...args], {
+      cwd,
+      env: OFFLINE,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return { stdout, stderr, code: 0 };
   } catch (err) {
     const failed = err as { stdout?: string; stderr?: string; code?: number };
-    return { stdout: failed.stdout ?? '', stderr: failed.stderr ?? '', code: typeof failed.code === 'number' ? failed.code : -1 };
+    return {
+      stdout: failed.stdout ?? '',
+      stderr: failed.stderr ?? '',
+      code: typeof failed.code === 'number' ? failed.code : -1,
+    };
   }
 }
 
@@ -75,7 +87,7 @@ export function componentsClient(base: string, token: string) {
 export async function scenario(base: string, token: string): Promise<{ created: Created; listed: string[]; patched: Created }> {
   const client = componentsClient(base, token);
   const created = await client.create({ type: 'passthrough', name: 'Typed Client', tags: ['typed'], config: { replicas: 2, image: { name: 'web', pinned: true } } });
-  const listed = await client.list({ tag: 'typed', limit: 10, state: 'stopped' });
+  const listed = await client.list({ tag: 'typed', limit: 10, state: 'running' });
   const patched = await client.patch(created.id, { description: 'patched', config: { ...created.config, replicas: 3 } });
   if ('dry_run' in patched) throw new Error('a dry-run report without dry_run=true');
   const revision: number = patched.revision;
@@ -130,7 +142,7 @@ describe('/openapi.json in third-party tooling', function () {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('covers the third-party plugin\'s routes', () => {
+  it("covers the third-party plugin's routes", () => {
     expect(Object.keys(served.doc.paths)).to.include.members(['/notes', '/notes/{id}', '/notes/{id}/pin']);
   });
 
@@ -142,13 +154,15 @@ describe('/openapi.json in third-party tooling', function () {
     } catch {
       throw new Error(`redocly lint printed no JSON report:\n${stdout}\n${stderr}`);
     }
-    const errors = report.problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId} at ${p.location?.[0]?.pointer}: ${p.message}`);
+    const errors = report.problems
+      .filter((p) => p.severity === 'error')
+      .map((p) => `${p.ruleId} at ${p.location?.[0]?.pointer}: ${p.message}`);
     expect(errors).to.deep.equal([]);
     expect(report.totals.errors).to.equal(0);
     expect(report.problems.filter((p) => p.ruleId === 'no-unused-components').map((p) => p.message)).to.deep.equal([]);
   });
 
-  it('generates, with openapi-typescript\'s defaults, a client that compiles under strict TypeScript and creates, lists and patches components', async () => {
+  it("generates, with openapi-typescript's defaults, a client that compiles under strict TypeScript and creates, lists and patches components", async () => {
     await writeFile(join(dir, 'api.ts'), await generateTypes(served.doc));
     await writeFile(join(dir, 'client.ts'), CLIENT);
     await writeFile(join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
@@ -161,12 +175,15 @@ describe('/openapi.json in third-party tooling', function () {
       scenario(base: string, token: string): Promise<{ created: any; listed: string[]; patched: any }>;
     };
     const { created, listed, patched } = await client.scenario(served.tk.url, served.admin);
-    expect(created).to.include({ id: 'typed-client', name: 'Typed Client', state: 'stopped' });
+    expect(created).to.include({ id: 'typed-client', name: 'Typed Client', state: 'running' });
     expect(created.config).to.deep.equal({ replicas: 2, image: { name: 'web', pinned: true } });
     expect(listed).to.deep.equal(['typed-client']);
     expect(patched).to.include({ id: 'typed-client', description: 'patched' });
     expect(patched.config).to.deep.equal({ replicas: 3, image: { name: 'web', pinned: true } });
-    const row = await served.tk.kernel.database.knex('components').where({ tenant_id: 'default', id: 'typed-client' }).first();
+    const row = await served.tk.kernel.database
+      .knex('components')
+      .where({ tenant_id: 'default', id: 'typed-client' })
+      .first();
     expect(row.description).to.equal('patched');
   });
 });

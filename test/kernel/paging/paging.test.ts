@@ -2,17 +2,34 @@ import { expect } from 'chai';
 import { startKernel, type HttpResult, type TestKernel } from '../../support/kernel.js';
 import { PLUGINS, as, headerAuthPlugin } from '../pipeline/helpers.js';
 
-const ADMIN = ['runtime:component:read', 'runtime:component:write', 'runtime:audit:read', 'runtime:log:read', 'notes:note:read', 'notes:note:write', 'runtime:account:admin'];
+const ADMIN = [
+  'runtime:component:read',
+  'runtime:component:write',
+  'runtime:audit:read',
+  'runtime:log:read',
+  'notes:note:read',
+  'notes:note:write',
+  'runtime:account:admin',
+];
 
 /** Follows the cursors of a list to its end; `between` writes concurrently with every page read after the first. */
-async function pageThrough(k: TestKernel, path: string, headers: Record<string, string>, via: 'header' | 'body', between: () => Promise<unknown> = async () => undefined): Promise<{ items: Array<Record<string, unknown>>; pages: number }> {
+async function pageThrough(
+  k: TestKernel,
+  path: string,
+  headers: Record<string, string>,
+  via: 'header' | 'body',
+  between: () => Promise<unknown> = async () => undefined,
+): Promise<{ items: Array<Record<string, unknown>>; pages: number }> {
   const items: Array<Record<string, unknown>> = [];
   let cursor: string | null | undefined;
   let pages = 0;
   do {
     const sep = path.includes('?') ? '&' : '?';
     // Writes run at the same time as the page is read, from the second page on.
-    const [res] = (await Promise.all([k.request('GET', cursor ? `${path}${sep}cursor=${encodeURIComponent(cursor)}` : path, { headers }), pages > 0 ? between() : undefined])) as [HttpResult, unknown];
+    const [res] = (await Promise.all([
+      k.request('GET', cursor ? `${path}${sep}cursor=${encodeURIComponent(cursor)}` : path, { headers }),
+      pages > 0 ? between() : undefined,
+    ])) as [HttpResult, unknown];
     expect(res.status, res.text).to.equal(200);
     items.push(...(res.body.items as Array<Record<string, unknown>>));
     cursor = via === 'header' ? res.headers.get('x-next-cursor') : (res.body.next_cursor as string | undefined);
@@ -36,14 +53,46 @@ describe('cursor paging', () => {
     k = await startKernel({ plugins: PLUGINS }, { plugins: [headerAuthPlugin] });
     const now = new Date();
     const db = k.kernel.database.knex;
-    await db('components').insert(Array.from({ length: 620 }, (_, i) => ({ tenant_id: 'acme', id: `c-${String(i).padStart(4, '0')}`, name: `C ${i}`, state: i % 3 === 0 ? 'running' : 'stopped', created_at: now, updated_at: now })));
-    await db('runtime_logs').insert(Array.from({ length: 1100 }, (_, i) => ({ tenant_id: 'acme', at: now, level: i % 10 === 0 ? 'error' : 'info', source: i % 2 ? 'engine' : 'router', message: `line ${i}`, fields: '{}' })));
+    await db('components').insert(
+      Array.from({ length: 620 }, (_, i) => ({
+        tenant_id: 'acme',
+        id: `c-${String(i).padStart(4, '0')}`,
+        name: `C ${i}`,
+        state: i % 3 === 0 ? 'running' : 'stopped',
+        created_at: now,
+        updated_at: now,
+      })),
+    );
+    await db('runtime_logs').insert(
+      Array.from({ length: 1100 }, (_, i) => ({
+        tenant_id: 'acme',
+        at: now,
+        level: i % 10 === 0 ? 'error' : 'info',
+        source: i % 2 ? 'engine' : 'router',
+        message: `line ${i}`,
+        fields: '{}',
+      })),
+    );
     const sink = k.kernel.services.audit!;
     for (let i = 0; i < 1050; i++) {
       await sink.write(db, {
-        tenantId: 'acme', operation: i % 2 ? 'createComponent' : 'deleteComponent', method: 'POST', path: '/components', resourceId: `r${i}`, status: 201, outcome: 'success',
-        errorCode: null, requestId: `seed-${i}`, idempotencyKey: null, principal: null, attribution: { actorType: 'service', actorId: i % 5 === 0 ? 'op-5' : 'op' },
-        fields: {}, detail: {}, severity: 'info', transport: 'http', at: new Date(),
+        tenantId: 'acme',
+        operation: i % 2 ? 'createComponent' : 'deleteComponent',
+        method: 'POST',
+        path: '/components',
+        resourceId: `r${i}`,
+        status: 201,
+        outcome: 'success',
+        errorCode: null,
+        requestId: `seed-${i}`,
+        idempotencyKey: null,
+        principal: null,
+        attribution: { actorType: 'service', actorId: i % 5 === 0 ? 'op-5' : 'op' },
+        fields: {},
+        detail: {},
+        severity: 'info',
+        transport: 'http',
+        at: new Date(),
       });
     }
   });
@@ -51,11 +100,25 @@ describe('cursor paging', () => {
 
   describe('GET /components (header cursor, ceiling 500)', () => {
     it('sees every row that existed before paging exactly once while rows are inserted concurrently', async () => {
-      const existing = (await k.kernel.database.knex('components').where({ tenant_id: 'acme' }).pluck('id')) as string[];
+      const existing = (await k.kernel.database
+        .knex('components')
+        .where({ tenant_id: 'acme' })
+        .pluck('id')) as string[];
       let n = 0;
-      const insert = () => Promise.all([0, 1, 2].map(() => k.request('POST', '/components', { body: { type: 'passthrough', id: `new-${n++}`, name: 'New' }, headers: admin })));
+      const insert = () =>
+        Promise.all(
+          [0, 1, 2].map(() =>
+            k.request('POST', '/components', {
+              body: { type: 'passthrough', id: `new-${n++}`, name: 'New' },
+              headers: admin,
+            }),
+          ),
+        );
       const { items, pages } = await pageThrough(k, '/components?limit=50', admin, 'header', insert);
-      expectEachOnce(items.map((c) => c.id), existing);
+      expectEachOnce(
+        items.map((c) => c.id),
+        existing,
+      );
       expect(pages).to.be.greaterThan(12);
     });
 
@@ -69,7 +132,10 @@ describe('cursor paging', () => {
 
     it('keeps the filters through the pages and returns no cursor at the end', async () => {
       const { items } = await pageThrough(k, '/components?state=running&limit=40', admin, 'header');
-      const expected = (await k.kernel.database.knex('components').where({ tenant_id: 'acme', state: 'running' }).pluck('id')) as string[];
+      const expected = (await k.kernel.database
+        .knex('components')
+        .where({ tenant_id: 'acme', state: 'running' })
+        .pluck('id')) as string[];
       expect(items.map((c) => c.id).sort()).to.deep.equal(expected.sort());
     });
 
@@ -105,10 +171,24 @@ describe('cursor paging', () => {
 
   describe('GET /audit (header cursor, default 100, ceiling 1000)', () => {
     it('sees every record that existed before paging exactly once while calls are recorded concurrently', async () => {
-      const existing = (await k.kernel.database.knex('audit_records').where({ tenant_id: 'acme' }).pluck('id')) as string[];
-      const write = () => Promise.all([0, 1].map(() => k.request('POST', '/notes', { body: { id: `p${Math.random().toString(36).slice(2, 10)}`, title: 'x' }, headers: admin })));
+      const existing = (await k.kernel.database
+        .knex('audit_records')
+        .where({ tenant_id: 'acme' })
+        .pluck('id')) as string[];
+      const write = () =>
+        Promise.all(
+          [0, 1].map(() =>
+            k.request('POST', '/notes', {
+              body: { id: `p${Math.random().toString(36).slice(2, 10)}`, title: 'x' },
+              headers: admin,
+            }),
+          ),
+        );
       const { items } = await pageThrough(k, '/audit?limit=97', admin, 'header', write);
-      expectEachOnce(items.map((r) => r.id), existing);
+      expectEachOnce(
+        items.map((r) => r.id),
+        existing,
+      );
       // Newest first: by the writing transaction, then id.
       const order = items.map((r) => [r.txid as number, r.id as string] as const);
       const sorted = [...order].sort((a, b) => b[0] - a[0] || (a[1] < b[1] ? 1 : a[1] > b[1] ? -1 : 0));
@@ -130,26 +210,38 @@ describe('cursor paging', () => {
       const byStatus = await k.request('GET', '/audit?status=201&limit=3', { headers: admin });
       expect(byStatus.body.items.every((r: { status: number }) => r.status === 201)).to.equal(true);
       const cursor = byStatus.headers.get('x-next-cursor') as string;
-      expect((await k.request('GET', `/audit?status=success&limit=3&cursor=${cursor}`, { headers: admin })).status).to.equal(400);
+      expect(
+        (await k.request('GET', `/audit?status=success&limit=3&cursor=${cursor}`, { headers: admin })).status,
+      ).to.equal(400);
     });
 
     it('filters by time with since and until', async () => {
       const future = new Date(Date.now() + 3_600_000).toISOString();
       expect((await k.request('GET', `/audit?since=${future}`, { headers: admin })).body.items).to.have.length(0);
-      expect((await k.request('GET', `/audit?until=${future}&limit=1`, { headers: admin })).body.items).to.have.length(1);
+      expect((await k.request('GET', `/audit?until=${future}&limit=1`, { headers: admin })).body.items).to.have.length(
+        1,
+      );
     });
   });
 
   describe('GET /logs (header cursor, default 200, ceiling 1000)', () => {
     it('sees every record that existed before paging exactly once while records are written concurrently', async () => {
-      const existing = ((await k.kernel.database.knex('runtime_logs').where({ tenant_id: 'acme' }).pluck('seq')) as Array<string | number>).map(Number);
+      const existing = (
+        (await k.kernel.database.knex('runtime_logs').where({ tenant_id: 'acme' }).pluck('seq')) as Array<
+          string | number
+        >
+      ).map(Number);
       const logs = k.kernel.services.logs!;
       const write = async () => {
-        for (let i = 0; i < 5; i++) await logs.write({ tenantId: 'acme', level: 'info', source: 'test', message: 'concurrent' });
+        for (let i = 0; i < 5; i++)
+          await logs.write({ tenantId: 'acme', level: 'info', source: 'test', message: 'concurrent' });
         await logs.flush?.();
       };
       const { items } = await pageThrough(k, '/logs?limit=150', admin, 'header', write);
-      expectEachOnce(items.map((r) => r.seq), existing);
+      expectEachOnce(
+        items.map((r) => r.seq),
+        existing,
+      );
     });
 
     it('defaults to 200, clamps to 1000, and filters by minimum level and source', async () => {
@@ -164,12 +256,23 @@ describe('cursor paging', () => {
   describe('GET /notes of the third-party plugin (body cursor on a two-field key)', () => {
     it('returns next_cursor in the body, orders by (title, id), and sees every note once under concurrent inserts', async () => {
       const db = k.kernel.database.knex;
-      await db('notes').insert(Array.from({ length: 230 }, (_, i) => ({ tenant_id: 'acme', id: `n-${i}`, title: `T${i % 7}`, pinned: i < 5, created_at: new Date() })));
+      await db('notes').insert(
+        Array.from({ length: 230 }, (_, i) => ({
+          tenant_id: 'acme',
+          id: `n-${i}`,
+          title: `T${i % 7}`,
+          pinned: i < 5,
+          created_at: new Date(),
+        })),
+      );
       const existing = (await db('notes').where({ tenant_id: 'acme' }).pluck('id')) as string[];
       let n = 0;
       const insert = () => k.request('POST', '/notes', { body: { id: `late-${n++}`, title: 'T3' }, headers: admin });
       const { items } = await pageThrough(k, '/notes?limit=19', admin, 'body', insert);
-      expectEachOnce(items.map((x) => x.id), existing);
+      expectEachOnce(
+        items.map((x) => x.id),
+        existing,
+      );
       const keys = items.map((x) => [x.title, x.id] as [string, string]);
       for (let i = 1; i < keys.length; i++) {
         const [a, b] = [keys[i - 1]!, keys[i]!];
@@ -186,7 +289,9 @@ describe('cursor paging', () => {
       expect(pinned.body).to.not.have.property('next_cursor');
       const twoOfFive = await k.request('GET', '/notes?pinned=true&limit=2', { headers: admin });
       const cursor = twoOfFive.body.next_cursor as string;
-      expect((await k.request('GET', `/notes?pinned=true&limit=2&cursor=${cursor}`, { headers: admin })).body.items).to.have.length(2);
+      expect(
+        (await k.request('GET', `/notes?pinned=true&limit=2&cursor=${cursor}`, { headers: admin })).body.items,
+      ).to.have.length(2);
       expect((await k.request('GET', `/notes?cursor=${cursor}`, { headers: admin })).status).to.equal(400);
       expect((await k.request('GET', '/notes?cursor=x.y', { headers: admin })).status).to.equal(400);
     });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { transactionStep } from '../../../kernel/pipeline/steps/transaction.js';
+import { transactionStep } from '../../../kernel/db/transaction-step.js';
 import type { Call, CompiledRoute, Handler, KernelServices, Reply } from '../../../kernel/types.js';
 import { startKernel, type TestKernel } from '../../support/kernel.js';
 

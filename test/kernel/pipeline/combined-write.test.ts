@@ -1,82 +1,8 @@
 import { expect } from 'chai';
-import type { Knex } from 'knex';
-import { ApiError } from '../../../kernel/errors.js';
-import type { Manifest, RouteDecl } from '../../../kernel/manifest/types.js';
-import type { Call, Handler, PluginDefinition } from '../../../kernel/types.js';
 import type { KernelEvent } from '../../../kernel/events/types.js';
 import { onPostgres, startKernel, type TestKernel } from '../../support/kernel.js';
-import { waitFor } from '../../support/relay.js';
-
-const TOPIC = 'tallies.marked';
-
-const params = { type: 'object', required: ['id'], additionalProperties: false, properties: { id: { type: 'string', pattern: '^[a-z0-9-]{1,40}$' } } };
-const markRoute: RouteDecl = {
-  operation: 'markTally', method: 'POST', path: '/tallies/{id}/marks', permission: 'test:tally:write', category: 'test', read_only: false,
-  summary: 'Adds a mark to a tally', params, idempotency: 'idempotency_key',
-  body: { type: 'object', required: ['mark'], additionalProperties: false, properties: { mark: { type: 'string', maxLength: 40 } } },
-  response: { status: 201 }, audit: { class: 'change' },
-};
-const createRoute: RouteDecl = {
-  operation: 'createTally', method: 'POST', path: '/tallies', permission: 'test:tally:write', category: 'test', read_only: false,
-  summary: 'Creates a tally', body: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: { type: 'string', pattern: '^[a-z0-9-]{1,40}$' } } },
-  response: { status: 201 }, audit: { class: 'change' },
-};
-
-/** A mark is appended without reading anything first: the kind of write a combined statement is for. */
-function tallies(): PluginDefinition {
-  let events: { publishIn(write: NonNullable<Call['write']>, topic: string, payload: unknown): Promise<void> } | undefined;
-  const markTally: Handler = Object.assign(
-    async (call: Call) => {
-      const id = String(call.params.id);
-      const mark = (call.body as { mark: string }).mark;
-      const tenant = call.tenantId as string;
-      const insert = `INSERT INTO tally_marks (tenant_id, tally_id, mark) SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM tallies WHERE tenant_id = ? AND id = ?)
-                      ON CONFLICT DO NOTHING RETURNING mark`;
-      const bindings = [tenant, id, mark, tenant, id];
-      if (call.write) {
-        // Required: a missing tally (or a mark it has already) writes nothing at all, the audit record and event included.
-        const missing = (await call.db('tallies').where({ tenant_id: tenant, id }).first()) === undefined;
-        call.write.add('tally_marks', insert, bindings, { required: missing ? new ApiError('not_found', `No tally "${id}".`) : new ApiError('conflict', `Tally "${id}" has mark "${mark}" already.`) });
-        await events?.publishIn(call.write, TOPIC, { id, mark });
-      } else {
-        const inserted = (await call.db.raw(insert, bindings)) as { rows: unknown[] };
-        if (inserted.rows.length === 0) throw new ApiError('not_found', `No tally "${id}" (or the mark is there).`);
-      }
-      return { status: 201, body: { id, mark } };
-    },
-    { combinedWrite: () => true },
-  );
-  const manifest: Manifest = {
-    id: 'tallies', version: '1.0.0', summary: 'Tallies and their marks, for the combined-write tests',
-    requires: { services: ['events'] },
-    permissions: [{ name: 'test:tally:write', description: 'Mark tallies.' }],
-    routes: [createRoute, markRoute],
-  };
-  return {
-    id: 'tallies',
-    manifest,
-    migrations: [{
-      name: '001_tallies',
-      async up(db: Knex) {
-        await db.raw('CREATE TABLE tallies (tenant_id text NOT NULL, id text NOT NULL, PRIMARY KEY (tenant_id, id))');
-        await db.raw('CREATE TABLE tally_marks (tenant_id text NOT NULL, tally_id text NOT NULL, mark text NOT NULL, PRIMARY KEY (tenant_id, tally_id, mark))');
-      },
-    }],
-    setup: (context) => {
-      events = (context.services as { events?: typeof events }).events;
-      return {
-        handlers: {
-          async createTally(call: Call) {
-            const id = (call.body as { id: string }).id;
-            await call.db('tallies').insert({ tenant_id: call.tenantId, id });
-            return { status: 201, body: { id } };
-          },
-          markTally,
-        },
-      };
-    },
-  } as PluginDefinition;
-}
+import { until } from '../../support/poll.js';
+import { TOPIC, tallies } from './tallies-plugin.js';
 
 /**
  * A handler whose effect is a few writes without reads in between asks for a combined write: its
@@ -99,7 +25,10 @@ describe('pipeline: a combined write', function () {
   after(() => tk?.close());
   const db = () => tk.kernel.database.knex;
   const marks = async () => ((await db()('tally_marks').orderBy('mark')) as Array<{ mark: string }>).map((m) => m.mark);
-  const records = async (status: number) => (await db()('audit_records').where({ operation: 'markTally', status })).length;
+  const keyRow = async (key: string) =>
+    (await db()('kernel_idempotency_keys').where({ key }).first()) as Record<string, unknown> | undefined;
+  const records = async (status: number) =>
+    (await db()('audit_records').where({ operation: 'markTally', status })).length;
 
   /** The statements one call sent, once the sealer's own are left out. */
   async function call(path: string, body: unknown, headers: Record<string, string> = {}) {
@@ -109,22 +38,28 @@ describe('pipeline: a combined write', function () {
     return { res, sent };
   }
 
-  it('commits the handler\'s write, its event and the audit record in one statement, without a transaction around it', async () => {
+  it("commits the handler's write, its event and the audit record in one statement, without a transaction around it", async () => {
     const { res, sent } = await call('/tallies/apples/marks', { mark: 'first' });
     expect(res.status).to.equal(201);
     expect(res.body).to.deep.equal({ id: 'apples', mark: 'first' });
     expect(await marks()).to.deep.equal(['first']);
     expect(await records(201)).to.equal(1);
     // The call's transaction would be knex's plain BEGIN (the sealer's runs read committed).
-    expect(sent.filter((sql) => /^\s*BEGIN;/i.test(sql)), 'no transaction').to.deep.equal([]);
+    expect(
+      sent.filter((sql) => /^\s*BEGIN;/i.test(sql)),
+      'no transaction',
+    ).to.deep.equal([]);
     const writes = sent.filter((sql) => /INSERT/i.test(sql));
     expect(writes).to.have.length(1);
-    expect(writes[0]).to.match(/INSERT INTO tally_marks/).and.to.match(/INSERT INTO audit_records/).and.to.match(/INSERT INTO kernel_events/);
-    expect(await waitFor(async () => got.length === 1, 10_000)).to.equal(true);
+    expect(writes[0])
+      .to.match(/INSERT INTO tally_marks/)
+      .and.to.match(/INSERT INTO audit_records/)
+      .and.to.match(/INSERT INTO kernel_events/);
+    await until(async () => got.length === 1, 10_000);
     expect(got[0]?.payload).to.deep.equal({ id: 'apples', mark: 'first' });
   });
 
-  it('writes nothing when a required part finds nothing — no effect, no event — answers that part\'s error, and still audits the refusal once', async () => {
+  it("writes nothing when a required part finds nothing — no effect, no event — answers that part's error, and still audits the refusal once", async () => {
     const eventsBefore = got.length;
     const missing = await call('/tallies/pears/marks', { mark: 'first' });
     expect(missing.res.status).to.equal(404);
@@ -143,7 +78,9 @@ describe('pipeline: a combined write', function () {
 
   it('groups concurrent calls into fewer statements on the embedded database, each call keeping its own outcome', async () => {
     statements = [];
-    const calls = Array.from({ length: 24 }, (_, i) => tk.request('POST', i === 7 ? '/tallies/plums/marks' : '/tallies/apples/marks', { body: { mark: `burst-${i}` } }));
+    const calls = Array.from({ length: 24 }, (_, i) =>
+      tk.request('POST', i === 7 ? '/tallies/plums/marks' : '/tallies/apples/marks', { body: { mark: `burst-${i}` } }),
+    );
     const statuses = (await Promise.all(calls)).map((res) => res.status);
     expect(statuses.filter((status) => status === 201)).to.have.length(23);
     expect(statuses[7]).to.equal(404);
@@ -158,17 +95,120 @@ describe('pipeline: a combined write', function () {
     else expect(combined).to.be.below(24);
   });
 
-  it('runs a dry run and a call with an idempotency key in a transaction as before (the key is claimed in it)', async () => {
-    const dry = await call('/tallies/apples/marks?dry_run=true', { mark: 'dry' });
+  it('runs a dry run in a transaction as before', async () => {
+    const dry = await call('/tallies/apples/marks?dry_run=true', { mark: 'dry' }, { 'Idempotency-Key': 'k-dry' });
     expect(dry.res.status).to.equal(200);
     expect(dry.sent.some((sql) => /^\s*BEGIN;/i.test(sql))).to.equal(true);
     expect(await marks()).to.not.include('dry');
-    const keyed = await call('/tallies/apples/marks', { mark: 'keyed' }, { 'Idempotency-Key': 'k-1' });
-    expect(keyed.res.status).to.equal(201);
-    expect(keyed.sent.some((sql) => /^\s*BEGIN;/i.test(sql))).to.equal(true);
-    const replayed = await call('/tallies/apples/marks', { mark: 'keyed' }, { 'Idempotency-Key': 'k-1' });
-    expect(replayed.res.status).to.equal(201);
-    expect(replayed.res.headers.get('idempotent-replayed')).to.equal('true');
-    expect((await marks()).filter((m) => !m.startsWith('burst-'))).to.deep.equal(['first', 'keyed']);
+    expect(await keyRow('k-dry')).to.equal(undefined);
+  });
+
+  describe('with an idempotency key', () => {
+    const keyed = (mark: string, key: string, tally = 'apples') =>
+      call(`/tallies/${tally}/marks`, { mark }, { 'Idempotency-Key': key });
+    const recordsOf = async (key: string) =>
+      (
+        (await db()('audit_records').where({ operation: 'markTally', idempotency_key: key }).orderBy('at')) as Array<{
+          outcome: string;
+          status: number;
+        }>
+      ).map((r) => `${r.outcome} ${r.status}`);
+
+    it('claims the key, applies the effect and writes the audit record and the stored response in one statement', async () => {
+      const first = await keyed('keyed', 'k-1');
+      expect(first.res.status).to.equal(201);
+      expect(first.sent.filter((sql) => /^\s*BEGIN;/i.test(sql))).to.deep.equal([]);
+      const writes = first.sent.filter((sql) => /INSERT/i.test(sql));
+      expect(writes).to.have.length(1);
+      expect(writes[0])
+        .to.match(/INSERT INTO kernel_idempotency_keys/)
+        .and.to.match(/INSERT INTO tally_marks/)
+        .and.to.match(/INSERT INTO audit_records/);
+      expect((await keyRow('k-1'))?.status).to.equal(201);
+
+      // A retry: the statement claims nothing and writes nothing; a second one reads the stored answer.
+      const again = await keyed('keyed', 'k-1');
+      expect(again.res.status).to.equal(201);
+      expect(again.res.headers.get('idempotent-replayed')).to.equal('true');
+      expect(again.res.text).to.equal(first.res.text);
+      expect(again.sent.filter((sql) => /^\s*BEGIN;/i.test(sql))).to.deep.equal([]);
+      expect((await marks()).filter((m) => m === 'keyed')).to.have.length(1);
+      expect(await recordsOf('k-1')).to.deep.equal(['success 201', 'replayed 201']);
+    });
+
+    it('refuses the key with another payload (422) and writes nothing of that call but its record', async () => {
+      const other = await keyed('other', 'k-1');
+      expect(other.res.status).to.equal(422);
+      expect((other.res.body as { error: { code: string } }).error.code).to.equal('idempotency_key_reused');
+      expect(await marks()).to.not.include('other');
+      expect(await recordsOf('k-1')).to.deep.equal(['success 201', 'replayed 201', 'refused 422']);
+    });
+
+    it("answers a required part's error, stores no key and audits the refusal once; a retry acts", async () => {
+      const missing = await keyed('late', 'k-late', 'cherries');
+      expect(missing.res.status).to.equal(404);
+      expect(await keyRow('k-late')).to.equal(undefined);
+      expect(await recordsOf('k-late')).to.deep.equal(['refused 404']);
+      await tk.request('POST', '/tallies', { body: { id: 'cherries' } });
+      const retried = await keyed('late', 'k-late', 'cherries');
+      expect(retried.res.status).to.equal(201);
+      expect(retried.res.headers.get('idempotent-replayed')).to.equal(null);
+      expect(await recordsOf('k-late')).to.deep.equal(['refused 404', 'success 201']);
+    });
+
+    it('acts again once the stored response expired', async () => {
+      await db()('kernel_idempotency_keys')
+        .where({ key: 'k-late' })
+        .update({ expires_at: new Date(Date.now() - 1000) });
+      await db()('tally_marks').where({ tally_id: 'cherries', mark: 'late' }).delete();
+      const again = await keyed('late', 'k-late', 'cherries');
+      expect(again.res.status).to.equal(201);
+      expect(again.res.headers.get('idempotent-replayed')).to.equal(null);
+      expect(new Date((await keyRow('k-late'))?.expires_at as string).getTime()).to.be.above(Date.now());
+    });
+
+    it('answers 409 with Retry-After while a call with the key holds it, and writes nothing', async function () {
+      // Holding the key's lock from outside takes a second connection: only a server has one.
+      if (!onPostgres) this.skip();
+      const row = (await keyRow('k-1')) as { tenant_id: string; subject_id: string; operation: string };
+      const holder = await db().transaction();
+      try {
+        await holder.raw('SELECT pg_advisory_xact_lock(hashtext(?), hashtext(?))', [
+          `${row.tenant_id}\u001f${row.operation}`,
+          `${row.subject_id}\u001fk-held`,
+        ]);
+        const busy = await keyed('held', 'k-held');
+        expect(busy.res.status).to.equal(409);
+        expect(busy.res.headers.get('retry-after')).to.equal('1');
+      } finally {
+        await holder.rollback();
+      }
+      expect(await marks()).to.not.include('held');
+      expect(await keyRow('k-held')).to.equal(undefined);
+      expect((await keyed('held', 'k-held')).res.status).to.equal(201);
+    });
+
+    it('many concurrent identical calls: one effect, one record of it; the rest replay it or get 409', async () => {
+      const results = await Promise.all(
+        Array.from({ length: 40 }, () =>
+          tk.request('POST', '/tallies/apples/marks', {
+            body: { mark: 'storm' },
+            headers: { 'Idempotency-Key': 'k-storm' },
+          }),
+        ),
+      );
+      const acted = results.filter((r) => r.status === 201 && r.headers.get('idempotent-replayed') === null);
+      const replayed = results.filter((r) => r.status === 201 && r.headers.get('idempotent-replayed') === 'true');
+      const busy = results.filter((r) => r.status === 409);
+      expect(acted).to.have.length(1);
+      expect(replayed.length + busy.length).to.equal(39);
+      for (const r of replayed) expect(r.text).to.equal(acted[0]?.text);
+      for (const r of busy) expect(r.headers.get('retry-after')).to.equal('1');
+      expect((await marks()).filter((m) => m === 'storm')).to.have.length(1);
+      const records = await recordsOf('k-storm');
+      expect(records.filter((r) => r === 'success 201')).to.have.length(1);
+      expect(records.filter((r) => r === 'replayed 201')).to.have.length(replayed.length);
+      expect(records).to.have.length(40);
+    });
   });
 });

@@ -65,7 +65,9 @@ describe('killing the process (SIGKILL)', function () {
 
   before(async function () {
     if (!onPostgres) {
-      console.log('      (skipped: needs PostgreSQL to run the kernel as a separate process against; runs when DATABASE_URL is set, as .ci/run does)');
+      console.log(
+        '      (skipped: needs PostgreSQL to run the kernel as a separate process against; runs when DATABASE_URL is set, as .ci/run does)',
+      );
       this.skip();
     }
     schema = `crash_${randomBytes(5).toString('hex')}`;
@@ -82,7 +84,10 @@ describe('killing the process (SIGKILL)', function () {
     const child = await spawnKernel(schema);
     const answered: string[] = [];
     const burst = Array.from({ length: 300 }, (_, i) =>
-      request(child.url, 'POST', '/components', { body: { type: 'passthrough', id: `b-${i}`, name: `B ${i}` }, headers: { 'idempotency-key': `burst-${i}` } })
+      request(child.url, 'POST', '/components', {
+        body: { type: 'passthrough', id: `b-${i}`, name: `B ${i}` },
+        headers: { 'idempotency-key': `burst-${i}` },
+      })
         .then((res) => {
           if (res.status === 201) answered.push(`b-${i}`);
         })
@@ -93,7 +98,9 @@ describe('killing the process (SIGKILL)', function () {
     await Promise.all(burst);
 
     const components = (await db('components').where({ tenant_id: 'default' }).pluck('id')) as string[];
-    const recorded = (await db('audit_records').where({ tenant_id: 'default', operation: 'createComponent', outcome: 'success' }).pluck('resource_id')) as string[];
+    const recorded = (await db('audit_records')
+      .where({ tenant_id: 'default', operation: 'createComponent', outcome: 'success' })
+      .pluck('resource_id')) as string[];
     const keys = (await db('kernel_idempotency_keys').where({ tenant_id: 'default' }).pluck('key')) as string[];
     expect(components.length).to.be.at.least(answered.length);
     expect(components.length, 'the kill landed before the burst ended').to.be.below(300);
@@ -101,7 +108,10 @@ describe('killing the process (SIGKILL)', function () {
     expect(keys.map((key) => key.replace('burst-', 'b-')).sort()).to.deep.equal([...components].sort());
     for (const id of answered) expect(components).to.include(id);
 
-    const tk = await startKernel({ plugins: ['system', 'audit', 'logs', 'components'], auth: { mode: 'none' } }, { schema });
+    const tk = await startKernel(
+      { plugins: ['system', 'audit', 'logs', 'components'], auth: { mode: 'none' } },
+      { schema },
+    );
     try {
       const verify = await untilSealed(() => tk.request('GET', '/audit/verify?tenant_id=default'));
       expect(verify.body).to.include({ valid: true, first_broken: null });
@@ -113,30 +123,45 @@ describe('killing the process (SIGKILL)', function () {
 
   it('between claiming an idempotency key and committing does not leave the key stuck: a retry with the key completes once', async () => {
     const child = await spawnKernel(schema);
-    const created = await request(child.url, 'POST', '/components', { body: { type: 'passthrough', id: 'held', name: 'Held' } });
+    const created = await request(child.url, 'POST', '/components', {
+      body: { type: 'passthrough', id: 'held', name: 'Held' },
+    });
     expect(created.status).to.equal(201);
 
     // Hold the component's row so the action blocks after it has claimed its key.
     const holder = await db.transaction();
     await holder('components').where({ tenant_id: 'default', id: 'held' }).forUpdate().first();
-    const inflight = request(child.url, 'POST', '/components/held/start', { body: { request_id: 'mid-1', reason: 'crash' } }).catch(() => 'killed');
+    const inflight = request(child.url, 'POST', '/components/held/start', {
+      body: { request_id: 'mid-1', reason: 'crash' },
+    }).catch(() => 'killed');
     const holderPid = ((await holder.raw('SELECT pg_backend_pid() AS pid')).rows as Array<{ pid: number }>)[0]!.pid;
     let blocked = false;
     for (let i = 0; i < 500 && !blocked; i++) {
-      const waiting = await db.raw('SELECT count(*)::integer AS n FROM pg_stat_activity WHERE ? = ANY(pg_blocking_pids(pid))', [holderPid]);
+      const waiting = await db.raw(
+        'SELECT count(*)::integer AS n FROM pg_stat_activity WHERE ? = ANY(pg_blocking_pids(pid))',
+        [holderPid],
+      );
       blocked = (waiting.rows as Array<{ n: number }>)[0]!.n > 0;
       if (!blocked) await new Promise((r) => setTimeout(r, 10));
     }
     expect(blocked, 'the action is waiting inside its transaction, key claimed').to.equal(true);
-    const claimed = await db.raw("SELECT count(*)::integer AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted AND ? = ANY(pg_blocking_pids(a.pid))", [holderPid]);
+    const claimed = await db.raw(
+      "SELECT count(*)::integer AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted AND ? = ANY(pg_blocking_pids(a.pid))",
+      [holderPid],
+    );
     expect((claimed.rows as Array<{ n: number }>)[0]!.n).to.equal(1);
     await kill(child);
     expect(await inflight).to.equal('killed');
     await holder.rollback();
 
-    const tk = await startKernel({ plugins: ['system', 'audit', 'logs', 'components'], auth: { mode: 'none' } }, { schema });
+    const tk = await startKernel(
+      { plugins: ['system', 'audit', 'logs', 'components'], auth: { mode: 'none' } },
+      { schema },
+    );
     try {
-      let retry = await tk.request('POST', '/components/held/start', { body: { request_id: 'mid-1', reason: 'crash' } });
+      let retry = await tk.request('POST', '/components/held/start', {
+        body: { request_id: 'mid-1', reason: 'crash' },
+      });
       // The dead process's transaction is gone once the server notices; until then the key is busy (409, Retry-After).
       for (let i = 0; i < 50 && retry.status === 409; i++) {
         expect(retry.headers.get('retry-after')).to.equal('1');
@@ -146,10 +171,16 @@ describe('killing the process (SIGKILL)', function () {
       expect(retry.status).to.equal(200);
       expect(retry.headers.get('idempotent-replayed')).to.equal(null);
       expect(retry.body.component).to.include({ state: 'running', revision: 2 });
-      const again = await tk.request('POST', '/components/held/start', { body: { request_id: 'mid-1', reason: 'crash' } });
+      const again = await tk.request('POST', '/components/held/start', {
+        body: { request_id: 'mid-1', reason: 'crash' },
+      });
       expect(again.text).to.equal(retry.text);
       expect(again.headers.get('idempotent-replayed')).to.equal('true');
-      const successes = await db('audit_records').where({ tenant_id: 'default', operation: 'startComponent', outcome: 'success' });
+      const successes = await db('audit_records').where({
+        tenant_id: 'default',
+        operation: 'startComponent',
+        outcome: 'success',
+      });
       expect(successes).to.have.length(1);
     } finally {
       await tk.close();

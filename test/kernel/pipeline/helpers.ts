@@ -44,11 +44,20 @@ export const headerAuthPlugin: PluginDefinition = {
 };
 
 export const ALL_PERMISSIONS = [
-  'runtime:component:read', 'runtime:component:write', 'runtime:audit:read', 'runtime:log:read', 'notes:note:read', 'notes:note:write',
+  'runtime:component:read',
+  'runtime:component:write',
+  'runtime:audit:read',
+  'runtime:log:read',
+  'notes:note:read',
+  'notes:note:write',
 ];
 
 /** Headers of a test principal. */
-export function as(subject: string, tenant: string, permissions: readonly string[] = ALL_PERMISSIONS): Record<string, string> {
+export function as(
+  subject: string,
+  tenant: string,
+  permissions: readonly string[] = ALL_PERMISSIONS,
+): Record<string, string> {
   return { 'x-test-principal': `${subject}@${tenant}:${permissions.join(',')}` };
 }
 
@@ -56,12 +65,20 @@ export function as(subject: string, tenant: string, permissions: readonly string
 export type AuditRowView = AuditRow;
 
 /** The audit records straight from the database, oldest first. */
-export async function auditRows(db: Knex, where: Partial<Record<keyof AuditRowView, unknown>> = {}): Promise<AuditRowView[]> {
-  return (await db('audit_records').where(where).orderBy([{ column: 'tenant_id' }, { column: 'xact' }, { column: 'id' }])) as AuditRowView[];
+export async function auditRows(
+  db: Knex,
+  where: Partial<Record<keyof AuditRowView, unknown>> = {},
+): Promise<AuditRowView[]> {
+  return (await db('audit_records')
+    .where(where)
+    .orderBy([{ column: 'tenant_id' }, { column: 'xact' }, { column: 'id' }])) as AuditRowView[];
 }
 
 /** Runs each statement and expects the database to refuse it with a message matching `reason`. */
-export async function expectRefused(statements: ReadonlyArray<() => PromiseLike<unknown>>, reason: RegExp): Promise<void> {
+export async function expectRefused(
+  statements: ReadonlyArray<() => PromiseLike<unknown>>,
+  reason: RegExp,
+): Promise<void> {
   for (const statement of statements) {
     let error: unknown;
     await Promise.resolve(statement()).catch((err: unknown) => {

@@ -28,7 +28,7 @@ describe('an external plugin (plain JavaScript, loaded from a folder)', () => {
     expect(list.body).to.not.have.property('next_cursor');
   });
 
-  it('gets the kernel\'s validation from its manifest', async () => {
+  it("gets the kernel's validation from its manifest", async () => {
     const bad = await k.request('POST', '/notes', { body: { id: 'n2', title: '' } });
     expect(bad.status).to.equal(400);
     expect(bad.body.error.code).to.equal('validation_error');

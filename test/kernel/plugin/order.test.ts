@@ -25,7 +25,8 @@ describe('plugin order while the plugins are still loading', () => {
     expect(ids(orderedPrefix(list.slice(0, 2)))).to.deep.equal(['a']);
     expect(ids(orderedPrefix(list.slice(0, 3)))).to.deep.equal(['a']);
     expect(ids(orderedPrefix(list.slice(0, 4)))).to.deep.equal(['a', 'd', 'b', 'c']);
-    for (let n = 1; n <= list.length; n++) expect(full.slice(0, orderedPrefix(list.slice(0, n)).length)).to.deep.equal(ids(orderedPrefix(list.slice(0, n))));
+    for (let n = 1; n <= list.length; n++)
+      expect(full.slice(0, orderedPrefix(list.slice(0, n)).length)).to.deep.equal(ids(orderedPrefix(list.slice(0, n))));
   });
 
   it('settles nothing past what the full order will refuse (a duplicate id)', () => {

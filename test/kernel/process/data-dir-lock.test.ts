@@ -4,12 +4,21 @@ import { join } from 'node:path';
 import { LOCK_FILE } from '../../../kernel/db/data-dir-lock.js';
 import { fromRoot } from '../../../kernel/paths.js';
 import { request } from '../../support/kernel.js';
-import { freshDataDir, killIfRunning, localEnv, spawnProcess, startNode, type RunningServer } from '../../support/process.js';
+import {
+  freshDataDir,
+  killIfRunning,
+  localEnv,
+  spawnProcess,
+  startNode,
+  type RunningServer,
+} from '../../support/process.js';
 
 const PASSWORD = 'process-test-password-1';
 
 async function loginAsAdmin(server: RunningServer): Promise<string> {
-  const res = await request(server.url, 'POST', '/auth/login', { body: { tenant_id: 'default', username: 'admin', password: PASSWORD } });
+  const res = await request(server.url, 'POST', '/auth/login', {
+    body: { tenant_id: 'default', username: 'admin', password: PASSWORD },
+  });
   expect(res.status, res.text).to.equal(200);
   return res.body.access_token as string;
 }
@@ -26,14 +35,25 @@ describe('one server process per data directory (local profile, embedded databas
     const first = await startNode(dataDir);
     started.push(first.pid);
     const token = await loginAsAdmin(first);
-    expect((await request(first.url, 'POST', '/components', { token, body: { type: 'passthrough', id: 'kept', name: 'Kept' } })).status).to.equal(201);
+    expect(
+      (
+        await request(first.url, 'POST', '/components', {
+          token,
+          body: { type: 'passthrough', id: 'kept', name: 'Kept' },
+        })
+      ).status,
+    ).to.equal(201);
 
     const second = spawnProcess(process.execPath, [fromRoot('dist', 'kernel', 'main.js')], localEnv(dataDir));
     if (second.child.pid !== undefined) started.push(second.child.pid);
     expect(await second.exited).to.equal(3);
     const lines = second.output().trim().split('\n');
     expect(lines).to.have.length(1);
-    expect(lines[0]).to.match(new RegExp(`^runtime kernel refused to start: the data directory .+ is in use by another runtime process \\(pid ${first.pid} on .+\\); stop that process first, or delete .+${LOCK_FILE.replace(/\./g, '\\.')} if it no longer runs$`));
+    expect(lines[0]).to.match(
+      new RegExp(
+        `^runtime kernel refused to start: the data directory .+ is in use by another runtime process \\(pid ${first.pid} on .+\\); stop that process first, or delete .+${LOCK_FILE.replace(/\./g, '\\.')} if it no longer runs$`,
+      ),
+    );
 
     const kept = await request(first.url, 'GET', '/components/kept', { token });
     expect(kept.status).to.equal(200);
@@ -46,7 +66,14 @@ describe('one server process per data directory (local profile, embedded databas
     const killed = await startNode(dataDir);
     started.push(killed.pid);
     const token = await loginAsAdmin(killed);
-    expect((await request(killed.url, 'POST', '/components', { token, body: { type: 'passthrough', id: 'before-kill', name: 'Before the kill' } })).status).to.equal(201);
+    expect(
+      (
+        await request(killed.url, 'POST', '/components', {
+          token,
+          body: { type: 'passthrough', id: 'before-kill', name: 'Before the kill' },
+        })
+      ).status,
+    ).to.equal(201);
     killed.child.kill('SIGKILL');
     await killed.exited;
     expect(existsSync(join(dataDir, LOCK_FILE)), 'SIGKILL leaves the lock file behind').to.equal(true);

@@ -10,10 +10,28 @@ import { request, startKernel } from '../../support/kernel.js';
 const slowPlugin: PluginDefinition = {
   id: 'slow',
   manifest: {
-    id: 'slow', version: '1.0.0', summary: 'A slow route',
-    routes: [{ operation: 'slowRead', method: 'GET', path: '/slow', permission: 'public', category: 'test', read_only: true, summary: 'Answers after 600 ms', response: { status: 200 } }],
+    id: 'slow',
+    version: '1.0.0',
+    summary: 'A slow route',
+    routes: [
+      {
+        operation: 'slowRead',
+        method: 'GET',
+        path: '/slow',
+        permission: 'public',
+        category: 'test',
+        read_only: true,
+        summary: 'Answers after 600 ms',
+        response: { status: 200 },
+      },
+    ],
   },
-  setup: () => ({ handlers: { slowRead: async () => new Promise((resolve) => setTimeout(() => resolve({ status: 200, body: { done: true } }), 600)) } }),
+  setup: () => ({
+    handlers: {
+      slowRead: async () =>
+        new Promise((resolve) => setTimeout(() => resolve({ status: 200, body: { done: true } }), 600)),
+    },
+  }),
 };
 
 describe('graceful shutdown', () => {
@@ -44,10 +62,19 @@ describe('npm start (kernel/start.mjs)', function () {
 
   it('serves /health and /ready on the embedded database and exits 0 on SIGTERM', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'runtime-data-'));
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', RUNTIME_DATA_DIR: dataDir, RUNTIME_LOG_LEVEL: 'info', RUNTIME_ADMIN_PASSWORD: 'start-test-password-1' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: '0',
+      RUNTIME_DATA_DIR: dataDir,
+      RUNTIME_LOG_LEVEL: 'info',
+      RUNTIME_ADMIN_PASSWORD: 'start-test-password-1',
+    };
     delete env.DATABASE_URL;
     delete env.RUNTIME_PROFILE;
-    const child = spawn(process.execPath, [fromRoot('kernel', 'start.mjs')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [fromRoot('kernel', 'start.mjs')], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     const url = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no "serving" line in 45 s:\n${output}`)), 45000);

@@ -4,7 +4,16 @@ import { join } from 'node:path';
 import { LOCK_FILE } from '../../../kernel/db/data-dir-lock.js';
 import { fromRoot } from '../../../kernel/paths.js';
 import { request } from '../../support/kernel.js';
-import { answers, freshDataDir, killIfRunning, localEnv, running, spawnProcess, untilServing, within } from '../../support/process.js';
+import {
+  answers,
+  freshDataDir,
+  killIfRunning,
+  localEnv,
+  running,
+  spawnProcess,
+  untilServing,
+} from '../../support/process.js';
+import { until } from '../../support/poll.js';
 
 /**
  * How the server stops under the ways it is run: `npm start` (npm → shell → node), a shell that
@@ -19,7 +28,9 @@ describe('stopping the server process', function () {
   });
 
   async function stopped(url: string, pid: number): Promise<void> {
-    expect(await within(20000, async () => !running(pid) && !(await answers(url))), `node (pid ${pid}) still runs or ${url} still answers`).to.equal(true);
+    await until(async () => !running(pid) && !(await answers(url)), 20000, {
+      what: `node (pid ${pid}) still runs or ${url} still answers`,
+    });
   }
 
   it('SIGTERM to the `npm start` process drains the server and ends the whole process tree', async () => {
@@ -51,7 +62,11 @@ describe('stopping the server process', function () {
   it('stops the server when the shell npm runs it in dies without forwarding the signal', async () => {
     // What `npm start` did before its script execed node: npm signals the shell (dash), which
     // dies and leaves node behind. `; exit $?` keeps any shell from exec'ing node itself.
-    const shell = spawnProcess('sh', ['-c', `"${process.execPath}" kernel/start.mjs; exit $?`], localEnv('memory', { npm_lifecycle_event: 'start' }));
+    const shell = spawnProcess(
+      'sh',
+      ['-c', `"${process.execPath}" kernel/start.mjs; exit $?`],
+      localEnv('memory', { npm_lifecycle_event: 'start' }),
+    );
     if (shell.child.pid !== undefined) started.push(shell.child.pid);
     const server = await untilServing(shell);
     started.push(server.pid);
@@ -80,7 +95,7 @@ describe('stopping the server process', function () {
     // The lock file appears when the boot opens the database: the process is inside the boot.
     // Watched closely: what is left of the boot after it (PGlite's start, set-up) takes a few
     // hundred milliseconds, which a 100 ms poll plus a busy machine could let run out.
-    expect(await within(60000, () => existsSync(join(dataDir, LOCK_FILE)), 5)).to.equal(true);
+    await until(() => existsSync(join(dataDir, LOCK_FILE)), 60000, { everyMs: 5 });
     node.child.kill('SIGTERM');
     expect(await node.exited, node.output()).to.equal(0);
     expect(node.output()).to.include('"signal":"SIGTERM","msg":"draining"');

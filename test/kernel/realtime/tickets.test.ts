@@ -22,7 +22,9 @@ describe('WebSocket tickets', function () {
   it('is redeemed by exactly one of many concurrent attempts', async () => {
     const ticket = await mintTicket(tk, admin, { room: 'race' });
     const store = createTicketStore({ now: () => new Date() });
-    const attempts = await Promise.all(Array.from({ length: 8 }, () => store.redeem(tk.kernel.database.knex, ticket, new Date())));
+    const attempts = await Promise.all(
+      Array.from({ length: 8 }, () => store.redeem(tk.kernel.database.knex, ticket, new Date())),
+    );
     const winners = attempts.filter((a) => a !== null);
     expect(winners).to.have.length(1);
     expect(winners[0]).to.include({ tenantId: 'default', resource: 'race', channel: 'echo' });
@@ -48,34 +50,40 @@ describe('WebSocket tickets', function () {
 });
 
 // Two instances on one database need a database server; the embedded one is in-process.
-(onPostgres ? describe : describe.skip)('WebSocket tickets across two instances sharing one PostgreSQL schema (needs DATABASE_URL)', function () {
-  this.timeout(120_000);
-  const schema = `t_tickets_${randomBytes(5).toString('hex')}`;
-  let one: TestKernel;
-  let two: TestKernel;
+(onPostgres ? describe : describe.skip)(
+  'WebSocket tickets across two instances sharing one PostgreSQL schema (needs DATABASE_URL)',
+  function () {
+    this.timeout(120_000);
+    const schema = `t_tickets_${randomBytes(5).toString('hex')}`;
+    let one: TestKernel;
+    let two: TestKernel;
 
-  before(async () => {
-    one = await startKernel({ plugins: PLUGINS }, { schema });
-    two = await startKernel({ plugins: PLUGINS }, { schema });
-  });
-  after(async () => {
-    await closeSharingSchema(schema, one, two);
-  });
+    before(async () => {
+      one = await startKernel({ plugins: PLUGINS }, { schema });
+      two = await startKernel({ plugins: PLUGINS }, { schema });
+    });
+    after(async () => {
+      await closeSharingSchema(schema, one, two);
+    });
 
-  it('a ticket minted on one instance opens a socket on the other, once', async () => {
-    const admin = await loginAdmin(one);
-    const ticket = await mintTicket(one, admin, { room: 'shared' });
-    const socket = await mustOpen(two, `/echo/ws?room=shared&ticket=${ticket}`);
-    expect((await mustRefuse(one, `/echo/ws?room=shared&ticket=${ticket}`)).status).to.equal(401);
-    socket.close();
-    await closed(socket);
-  });
+    it('a ticket minted on one instance opens a socket on the other, once', async () => {
+      const admin = await loginAdmin(one);
+      const ticket = await mintTicket(one, admin, { room: 'shared' });
+      const socket = await mustOpen(two, `/echo/ws?room=shared&ticket=${ticket}`);
+      expect((await mustRefuse(one, `/echo/ws?room=shared&ticket=${ticket}`)).status).to.equal(401);
+      socket.close();
+      await closed(socket);
+    });
 
-  it('a logout on one instance closes the session\'s sockets on the other', async () => {
-    const session = await login(one, bootstrapCredentials());
-    const socket = await mustOpen(two, `/echo/ws?room=shared&ticket=${await mintTicket(one, session.access_token, { room: 'shared' })}`);
-    const closing = closed(socket);
-    expect((await one.request('POST', '/auth/logout', { token: session.access_token })).status).to.equal(204);
-    expect((await closing).code).to.equal(4401);
-  });
-});
+    it("a logout on one instance closes the session's sockets on the other", async () => {
+      const session = await login(one, bootstrapCredentials());
+      const socket = await mustOpen(
+        two,
+        `/echo/ws?room=shared&ticket=${await mintTicket(one, session.access_token, { room: 'shared' })}`,
+      );
+      const closing = closed(socket);
+      expect((await one.request('POST', '/auth/logout', { token: session.access_token })).status).to.equal(204);
+      expect((await closing).code).to.equal(4401);
+    });
+  },
+);

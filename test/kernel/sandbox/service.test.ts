@@ -25,19 +25,35 @@ describe('kernel: the sandbox service', function () {
   let k: TestKernel;
   const p = probe();
   before(async () => {
-    k = await startKernel({ plugins: ['system'], auth: { mode: 'none' }, sandbox: { deadline_ms: DEADLINE, backstop_margin_ms: 400, pool_size: 1 } }, { plugins: [p.plugin] });
+    k = await startKernel(
+      {
+        plugins: ['system'],
+        auth: { mode: 'none' },
+        sandbox: { deadline_ms: DEADLINE, backstop_margin_ms: 400, pool_size: 1 },
+      },
+      { plugins: [p.plugin] },
+    );
   });
   after(() => k?.close());
 
-  it('gives a plugin that declares it the kernel\'s sandbox, configured from sandbox.* in config', async () => {
+  it("gives a plugin that declares it the kernel's sandbox, configured from sandbox.* in config", async () => {
     expect(p.sandbox()).to.equal(k.kernel.services.sandbox);
-    const r = await p.sandbox().run({ tenantId: 'default', files: { 'main.js': 'result = input.key + ":" + service.json.decode(input.body).n;' }, input: { body: '{"n":1}', headers: {}, key: 'k' } });
+    const r = await p.sandbox().run({
+      tenantId: 'default',
+      files: { 'main.js': 'result = input.key + ":" + service.json.decode(input.body).n;' },
+      input: { body: '{"n":1}', headers: {}, key: 'k' },
+    });
     expect(r).to.deep.include({ ok: true, result: 'k:1' });
   });
 
   it('keeps answering GET /health while a script spins until its deadline', async () => {
     // A longer deadline than the configured one (a job may set its own), so the check has time to sample on a loaded machine.
-    const spinning = p.sandbox().run({ tenantId: 'default', files: { 'main.js': 'while (true) {}' }, input: { body: null, headers: {}, key: null }, limits: { deadline_ms: SPIN } });
+    const spinning = p.sandbox().run({
+      tenantId: 'default',
+      files: { 'main.js': 'while (true) {}' },
+      input: { body: null, headers: {}, key: null },
+      limits: { deadline_ms: SPIN },
+    });
     let settled = false;
     void spinning.then(() => {
       settled = true;
@@ -58,10 +74,18 @@ describe('kernel: the sandbox service', function () {
     expect(Math.max(...latencies), 'slowest health check').to.be.below(SPIN * 0.75);
   });
 
-  it('fills in RUNTIME.md\'s defaults when config says nothing', async () => {
+  it("fills in RUNTIME.md's defaults when config says nothing", async () => {
     const plain = await startKernel({ plugins: ['system'], auth: { mode: 'none' } });
     try {
-      expect(plain.kernel.config.sandbox).to.deep.equal({ deadline_ms: 1000, backstop_margin_ms: 500, memory_bytes: 33554432, stack_bytes: 1048576, output_bytes: 1048576, pushes: 1000, pool_size: 2 });
+      expect(plain.kernel.config.sandbox).to.deep.equal({
+        deadline_ms: 1000,
+        backstop_margin_ms: 500,
+        memory_bytes: 33554432,
+        stack_bytes: 1048576,
+        output_bytes: 1048576,
+        pushes: 1000,
+        pool_size: 2,
+      });
     } finally {
       await plain.close();
     }
@@ -69,21 +93,35 @@ describe('kernel: the sandbox service', function () {
 
   it('refuses sandbox settings out of range at boot', async () => {
     let failure: unknown;
-    await startKernel({ plugins: ['system'], auth: { mode: 'none' }, sandbox: { deadline_ms: 0 } }).then((kk) => kk.close(), (err: unknown) => {
-      failure = err;
-    });
+    await startKernel({ plugins: ['system'], auth: { mode: 'none' }, sandbox: { deadline_ms: 0 } }).then(
+      (kk) => kk.close(),
+      (err: unknown) => {
+        failure = err;
+      },
+    );
     expect(String(failure)).to.match(/sandbox/);
   });
 
   it('closes the sandbox with the kernel', async () => {
     const own = probe();
     const other = await startKernel({ plugins: ['system'], auth: { mode: 'none' } }, { plugins: [own.plugin] });
-    expect((await own.sandbox().run({ tenantId: 'default', files: { 'main.js': 'result = 1' }, input: { body: null, headers: {}, key: null } })).ok).to.equal(true);
+    expect(
+      (
+        await own.sandbox().run({
+          tenantId: 'default',
+          files: { 'main.js': 'result = 1' },
+          input: { body: null, headers: {}, key: null },
+        })
+      ).ok,
+    ).to.equal(true);
     await other.close();
     let refused: unknown;
-    await own.sandbox().run({ tenantId: 'default', files: { 'main.js': 'result = 1' }, input: { body: null, headers: {}, key: null } }).catch((err: unknown) => {
-      refused = err;
-    });
+    await own
+      .sandbox()
+      .run({ tenantId: 'default', files: { 'main.js': 'result = 1' }, input: { body: null, headers: {}, key: null } })
+      .catch((err: unknown) => {
+        refused = err;
+      });
     expect(String(refused)).to.match(/closed/);
   });
 });

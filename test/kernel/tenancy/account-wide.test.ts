@@ -13,24 +13,58 @@ describe('account-wide scope (tenant_id=*)', function () {
   let tenantAdmin: string;
 
   before(async () => {
-    k = await startKernel({ plugins: [...TEST_PROFILE_PLUGINS, { module: 'test/fixtures/third-party-plugin' }] });
+    k = await startKernel({
+      plugins: [...TEST_PROFILE_PLUGINS, { module: 'test/fixtures/third-party-plugin' }],
+      // A provider the agent never calls here: its conversation list is one more list route.
+      settings: { agent: { provider: 'openai', model: 'unused', base_url: 'http://127.0.0.1:9/v1' } },
+    });
     account = await loginAdmin(k);
     for (const tenant of ['alpha', 'beta', 'gamma']) await createTenant(k, account, tenant);
     // Rows in three tenants, in an order that interleaves their ids.
-    const rows: Array<[string, string]> = [['alpha', 'c1'], ['beta', 'a1'], ['beta', 'b1'], ['gamma', 'a2'], ['default', 'z9'], ['alpha', 'a3']];
+    const rows: Array<[string, string]> = [
+      ['alpha', 'c1'],
+      ['beta', 'a1'],
+      ['beta', 'b1'],
+      ['gamma', 'a2'],
+      ['default', 'z9'],
+      ['alpha', 'a3'],
+    ];
     for (const [tenant, id] of rows) {
-      expect((await k.request('POST', '/components', { token: account, body: { type: 'passthrough', tenant_id: tenant, id, name: id } })).status).to.equal(201);
-      expect((await k.request('POST', '/notes', { token: account, body: { tenant_id: tenant, id, title: `t-${id}` } })).status).to.equal(201);
+      expect(
+        (
+          await k.request('POST', '/components', {
+            token: account,
+            body: { type: 'passthrough', tenant_id: tenant, id, name: id },
+          })
+        ).status,
+      ).to.equal(201);
+      expect(
+        (await k.request('POST', '/notes', { token: account, body: { tenant_id: tenant, id, title: `t-${id}` } }))
+          .status,
+      ).to.equal(201);
     }
-    await createUser(k, account, { tenantId: 'beta', username: 'beta-admin', password: 'beta-admin-password-1', roles: ['admin'] });
-    tenantAdmin = (await login(k, { tenant_id: 'beta', username: 'beta-admin', password: 'beta-admin-password-1' })).access_token;
+    await createUser(k, account, {
+      tenantId: 'beta',
+      username: 'beta-admin',
+      password: 'beta-admin-password-1',
+      roles: ['admin'],
+    });
+    tenantAdmin = (await login(k, { tenant_id: 'beta', username: 'beta-admin', password: 'beta-admin-password-1' }))
+      .access_token;
   });
   after(() => k.close());
 
-  it('lists every tenant\'s components, ordered by tenant then id, each naming its tenant', async () => {
+  it("lists every tenant's components, ordered by tenant then id, each naming its tenant", async () => {
     const res = await k.request('GET', '/components?tenant_id=*&limit=100', { token: account });
     expect(res.status).to.equal(200);
-    expect(res.body.items.map((c: { tenant_id: string; id: string }) => `${c.tenant_id}/${c.id}`)).to.deep.equal(['alpha/a3', 'alpha/c1', 'beta/a1', 'beta/b1', 'default/z9', 'gamma/a2']);
+    expect(res.body.items.map((c: { tenant_id: string; id: string }) => `${c.tenant_id}/${c.id}`)).to.deep.equal([
+      'alpha/a3',
+      'alpha/c1',
+      'beta/a1',
+      'beta/b1',
+      'default/z9',
+      'gamma/a2',
+    ]);
   });
 
   it('pages across tenants with a cursor bound to the scope, resuming inside a tenant', async () => {
@@ -50,18 +84,30 @@ describe('account-wide scope (tenant_id=*)', function () {
 
     // A cursor of the account-wide list is not a cursor of one tenant's list, nor the reverse.
     const first = await k.request('GET', '/components?tenant_id=*&limit=2', { token: account });
-    const foreign = await k.request('GET', `/components?tenant_id=beta&cursor=${encodeURIComponent(first.headers.get('x-next-cursor') as string)}`, { token: account });
+    const foreign = await k.request(
+      'GET',
+      `/components?tenant_id=beta&cursor=${encodeURIComponent(first.headers.get('x-next-cursor') as string)}`,
+      { token: account },
+    );
     expect(foreign.status).to.equal(400);
     const oneTenant = await k.request('GET', '/components?tenant_id=beta&limit=1', { token: account });
-    const reused = await k.request('GET', `/components?tenant_id=*&cursor=${encodeURIComponent(oneTenant.headers.get('x-next-cursor') as string)}`, { token: account });
+    const reused = await k.request(
+      'GET',
+      `/components?tenant_id=*&cursor=${encodeURIComponent(oneTenant.headers.get('x-next-cursor') as string)}`,
+      { token: account },
+    );
     expect(reused.status).to.equal(400);
   });
 
-  it('works for a third-party plugin\'s list with a body cursor and a two-column key, without the plugin knowing', async () => {
+  it("works for a third-party plugin's list with a body cursor and a two-column key, without the plugin knowing", async () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     for (let i = 0; i < 10; i++) {
-      const res = await k.request('GET', `/notes?tenant_id=*&limit=4${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { token: account });
+      const res = await k.request(
+        'GET',
+        `/notes?tenant_id=*&limit=4${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        { token: account },
+      );
       expect(res.status).to.equal(200);
       seen.push(...res.body.items.map((n: { tenant_id: string; title: string }) => `${n.tenant_id}/${n.title}`));
       cursor = res.body.next_cursor;
@@ -70,12 +116,16 @@ describe('account-wide scope (tenant_id=*)', function () {
     expect(seen).to.deep.equal(['alpha/t-a3', 'alpha/t-c1', 'beta/t-a1', 'beta/t-b1', 'default/t-z9', 'gamma/t-a2']);
   });
 
-  it('applies the list\'s filters in every tenant', async () => {
-    await k.request('POST', '/components/a1/start', { token: account, body: { tenant_id: 'beta' } });
-    await k.request('POST', '/components/a2/start', { token: account, body: { tenant_id: 'gamma' } });
-    const res = await k.request('GET', '/components?tenant_id=*&state=running', { token: account });
+  it("applies the list's filters in every tenant", async () => {
+    // Processors run from their creation: stopping two is the filter's test.
+    await k.request('POST', '/components/a1/stop', { token: account, body: { tenant_id: 'beta' } });
+    await k.request('POST', '/components/a2/stop', { token: account, body: { tenant_id: 'gamma' } });
+    const res = await k.request('GET', '/components?tenant_id=*&state=stopped', { token: account });
     expect(res.status).to.equal(200);
-    expect(res.body.items.map((c: { tenant_id: string; id: string }) => `${c.tenant_id}/${c.id}`)).to.deep.equal(['beta/a1', 'gamma/a2']);
+    expect(res.body.items.map((c: { tenant_id: string; id: string }) => `${c.tenant_id}/${c.id}`)).to.deep.equal([
+      'beta/a1',
+      'gamma/a2',
+    ]);
   });
 
   it('lists users and API tokens of every tenant too (identity lists)', async () => {
@@ -85,7 +135,9 @@ describe('account-wide scope (tenant_id=*)', function () {
     expect(names).to.include.members(['beta/beta-admin', 'default/admin']);
     await mintToken(k, account, ['viewer'], { tenantId: 'gamma', name: 'gamma token' });
     const tokens = await k.request('GET', '/api-tokens?tenant_id=*', { token: account });
-    expect(tokens.body.items.map((t: { tenant_id: string; name: string }) => `${t.tenant_id}/${t.name}`)).to.include('gamma/gamma token');
+    expect(tokens.body.items.map((t: { tenant_id: string; name: string }) => `${t.tenant_id}/${t.name}`)).to.include(
+      'gamma/gamma token',
+    );
   });
 
   it('is 403 without runtime:account:admin, even for a tenant admin', async () => {
@@ -95,7 +147,10 @@ describe('account-wide scope (tenant_id=*)', function () {
   });
 
   it('is 400 on a write or a read of one resource, and stores nothing under "*"', async () => {
-    const write = await k.request('POST', '/components', { token: account, body: { type: 'passthrough', tenant_id: '*', name: 'star' } });
+    const write = await k.request('POST', '/components', {
+      token: account,
+      body: { type: 'passthrough', tenant_id: '*', name: 'star' },
+    });
     expect(write.status).to.equal(400);
     expect(write.body.error.details[0]).to.include({ in: 'body', pointer: '/tenant_id' });
     const deleteOne = await k.request('DELETE', '/components/a1?tenant_id=*', { token: account });
@@ -107,7 +162,10 @@ describe('account-wide scope (tenant_id=*)', function () {
   });
 
   it('answers 404 to a write or read naming a tenant that does not exist, and creates no trail for it', async () => {
-    const write = await k.request('POST', '/components', { token: account, body: { type: 'passthrough', tenant_id: 'nowhere', name: 'lost' } });
+    const write = await k.request('POST', '/components', {
+      token: account,
+      body: { type: 'passthrough', tenant_id: 'nowhere', name: 'lost' },
+    });
     expect(write.status).to.equal(404);
     expect(write.body.error.code).to.equal('not_found');
     const read = await k.request('GET', '/components?tenant_id=nowhere', { token: account });
@@ -119,8 +177,16 @@ describe('account-wide scope (tenant_id=*)', function () {
   });
 
   it('covers every list route of every enabled plugin: 200 with tenant-named items for the account admin, 403 for a tenant admin', async () => {
-    const lists = k.kernel.catalog.routes.filter((r) => !r.mutating && r.tenancy === 'tenant' && r.decl.paging && !r.path.includes('{'));
-    expect(lists.map((r) => r.decl.operation)).to.include.members(['listComponents', 'listNotes', 'listUsers', 'listAudit', 'listLogs']);
+    const lists = k.kernel.catalog.routes.filter(
+      (r) => !r.mutating && r.tenancy === 'tenant' && r.decl.paging && !r.path.includes('{'),
+    );
+    expect(lists.map((r) => r.decl.operation)).to.include.members([
+      'listComponents',
+      'listNotes',
+      'listUsers',
+      'listAudit',
+      'listLogs',
+    ]);
     for (const route of lists) {
       const allowed = await k.request('GET', `${route.path}?tenant_id=*`, { token: account });
       expect(allowed.status, `${route.path}: ${allowed.text}`).to.equal(200);

@@ -17,7 +17,9 @@ describe('tool arguments onto path params, query and body', () => {
     tk = await startKernel({ plugins: ['system', 'agent', SHAPES], auth: { mode: 'none' } });
     ({ client } = await connectMcp(tk.url));
     const res = await tk.request('GET', '/agent/tools?category=builder');
-    schemas = new Map(res.body.tools.map((t: { name: string; input_schema: Record<string, any> }) => [t.name, t.input_schema]));
+    schemas = new Map(
+      res.body.tools.map((t: { name: string; input_schema: Record<string, any> }) => [t.name, t.input_schema]),
+    );
   });
   after(async () => {
     await client?.close();
@@ -77,7 +79,7 @@ describe('tool arguments onto path params, query and body', () => {
     expect((error as McpError).message).to.contain('base64');
   });
 
-  it('refuses arguments the route\'s schema refuses, wherever they were sent', async () => {
+  it("refuses arguments the route's schema refuses, wherever they were sent", async () => {
     for (const [name, args, pointer] of [
       ['putShape', { id: 'UPPER', body: { id: 'x', label: 'ok' } }, '/id'],
       ['putShape', { id: 'fine', body: { id: 'x', label: '' } }, '/label'],
@@ -90,7 +92,11 @@ describe('tool arguments onto path params, query and body', () => {
         error = err;
       }
       expect((error as McpError).code, `${name} ${pointer}`).to.equal(-32602);
-      expect(((error as McpError).data as { error: { details: Array<{ pointer: string }> } }).error.details.map((d) => d.pointer)).to.include(pointer);
+      expect(
+        ((error as McpError).data as { error: { details: Array<{ pointer: string }> } }).error.details.map(
+          (d) => d.pointer,
+        ),
+      ).to.include(pointer);
     }
   });
 });

@@ -16,6 +16,7 @@ interface Entry {
   idempotency: string;
   paging?: { default_limit: number; max_limit: number; cursor_in: string };
   input_schema: Record<string, any>;
+  callable?: boolean;
 }
 
 describe('GET /agent/tools', () => {
@@ -38,18 +39,40 @@ describe('GET /agent/tools', () => {
   it('lists one entry per operation of every enabled plugin, built-in and third-party', () => {
     const expected = tk.kernel.catalog.routes.map((r) => r.decl.operation).sort();
     expect(tools.map((t) => t.name).sort()).to.deep.equal(expected);
-    expect(tools.map((t) => t.name)).to.include.members(['listComponents', 'createComponent', 'listNotes', 'createNote', 'getHealth', 'listAgentTools', 'postMcpMessage']);
+    expect(tools.map((t) => t.name)).to.include.members([
+      'listComponents',
+      'createComponent',
+      'listNotes',
+      'createNote',
+      'getHealth',
+      'listAgentTools',
+      'postMcpMessage',
+    ]);
   });
 
   it('carries name, method, path, permission, read_only, category and description from the manifest', () => {
     expect(byName('createComponent')).to.include({
-      plugin: 'components', method: 'POST', path: '/components', permission: 'runtime:component:write', category: 'builder', read_only: false, idempotency: 'idempotency_key',
+      plugin: 'components',
+      method: 'POST',
+      path: '/components',
+      permission: 'runtime:component:write',
+      category: 'builder',
+      read_only: false,
+      idempotency: 'idempotency_key',
     });
-    expect(byName('getComponent')).to.include({ method: 'GET', path: '/components/{id}', permission: 'runtime:component:read', read_only: true, idempotency: 'none' });
+    expect(byName('getComponent')).to.include({
+      method: 'GET',
+      path: '/components/{id}',
+      permission: 'runtime:component:read',
+      read_only: true,
+      idempotency: 'none',
+    });
     expect(byName('getHealth')).to.include({ permission: 'public', category: 'operate' });
     expect(byName('listComponents').paging).to.deep.equal({ default_limit: 100, max_limit: 500, cursor_in: 'header' });
     expect(byName('listNotes').paging).to.deep.equal({ default_limit: 50, max_limit: 200, cursor_in: 'body' });
-    expect(byName('createComponent').description).to.match(/^Create a component/).and.to.contain('runtime:component:write');
+    expect(byName('createComponent').description)
+      .to.match(/^Create a component/)
+      .and.to.contain('runtime:component:write');
     for (const entry of tools) expect(entry.description, entry.name).to.be.a('string').and.not.equal('');
   });
 
@@ -61,7 +84,18 @@ describe('GET /agent/tools', () => {
     expect(get.additionalProperties).to.equal(false);
 
     const create = byName('createComponent').input_schema;
-    expect(Object.keys(create.properties)).to.have.members(['id', 'name', 'type', 'stream', 'description', 'tags', 'config', 'tenant_id', 'idempotency_key', 'dry_run']);
+    expect(Object.keys(create.properties)).to.have.members([
+      'id',
+      'name',
+      'type',
+      'stream',
+      'description',
+      'tags',
+      'config',
+      'tenant_id',
+      'idempotency_key',
+      'dry_run',
+    ]);
     expect(create.required).to.deep.equal(['name', 'type']);
 
     const start = byName('startComponent').input_schema;
@@ -73,7 +107,7 @@ describe('GET /agent/tools', () => {
     expect(list).to.not.have.property('required');
   });
 
-  it('gives self-contained schemas: every $ref points into the schema\'s own $defs', () => {
+  it("gives self-contained schemas: every $ref points into the schema's own $defs", () => {
     for (const { name, input_schema: schema } of tools) {
       const refs = [...JSON.stringify(schema).matchAll(/"\$ref":"([^"]+)"/g)].map((m) => m[1] as string);
       for (const ref of refs) {
@@ -82,15 +116,24 @@ describe('GET /agent/tools', () => {
       }
     }
     expect(byName('getComponent').input_schema.properties.id).to.deep.equal({ $ref: '#/$defs/Id' });
-    expect(byName('getComponent').input_schema.$defs).to.deep.equal({ Id: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,62}$' } });
-    expect(Object.keys(byName('createComponent').input_schema.$defs)).to.have.members(['Id', 'Tags', 'TypeName', 'StreamId']);
+    expect(byName('getComponent').input_schema.$defs).to.deep.equal({
+      Id: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,62}$' },
+    });
+    expect(Object.keys(byName('createComponent').input_schema.$defs)).to.have.members([
+      'Id',
+      'Tags',
+      'TypeName',
+      'StreamId',
+    ]);
   });
 
   it('gives schemas a JSON Schema validator compiles and that accept and refuse what the route does', () => {
     const ajv = new Ajv2020({ strict: false });
     for (const { name, input_schema: schema } of tools) expect(() => ajv.compile(schema), name).to.not.throw();
     const create = ajv.compile(byName('createComponent').input_schema);
-    expect(create({ name: 'Gateway', type: 'passthrough', tags: ['eu'], tenant_id: 'default', idempotency_key: 'k1' })).to.equal(true);
+    expect(
+      create({ name: 'Gateway', type: 'passthrough', tags: ['eu'], tenant_id: 'default', idempotency_key: 'k1' }),
+    ).to.equal(true);
     expect(create({ name: 'Gateway', tags: ['eu'] })).to.equal(false);
     expect(create({ tags: ['eu'] })).to.equal(false);
     expect(create({ name: 'Gateway', type: 'passthrough', colour: 'red' })).to.equal(false);
@@ -109,10 +152,20 @@ describe('GET /agent/tools', () => {
   it('filters by read_only', async () => {
     const reads = await tk.request('GET', '/agent/tools?read_only=true');
     expect(reads.status).to.equal(200);
-    expect(reads.body.tools.length).to.equal(tools.filter((t) => t.read_only).length).and.to.be.greaterThan(0);
+    expect(reads.body.tools.length)
+      .to.equal(tools.filter((t) => t.read_only).length)
+      .and.to.be.greaterThan(0);
     expect(reads.body.tools.every((t: Entry) => t.read_only)).to.equal(true);
     const writes = await tk.request('GET', '/agent/tools?read_only=false&category=builder');
-    expect(writes.body.tools.map((t: Entry) => t.name)).to.have.members(['createComponent', 'replaceComponent', 'patchComponent', 'deleteComponent', 'createNote', 'patchNote', 'deleteNote']);
+    expect(writes.body.tools.map((t: Entry) => t.name)).to.have.members([
+      'createComponent',
+      'replaceComponent',
+      'patchComponent',
+      'deleteComponent',
+      'createNote',
+      'patchNote',
+      'deleteNote',
+    ]);
   });
 
   it('answers an unknown category with an empty list and bad filters with 400 validation_error', async () => {
@@ -137,7 +190,17 @@ describe('GET /agent/mcp', () => {
     const [mcp, rest] = await Promise.all([tk.request('GET', '/agent/mcp'), tk.request('GET', '/agent/tools')]);
     expect(mcp.status).to.equal(200);
     const restByName = new Map<string, Entry>(rest.body.tools.map((t: Entry) => [t.name, t]));
-    expect(mcp.body.tools.map((t: { name: string }) => t.name).sort()).to.deep.equal([...restByName.keys()].filter((n) => n !== 'postMcpMessage').sort());
+    expect(mcp.body.tools.map((t: { name: string }) => t.name).sort()).to.deep.equal(
+      [...restByName.values()]
+        .filter(
+          (t) =>
+            t.name !== 'postMcpMessage' &&
+            t.callable !== false &&
+            (t.read_only || (t.permission !== 'public' && t.permission !== 'authenticated')),
+        )
+        .map((t) => t.name)
+        .sort(),
+    );
     for (const tool of mcp.body.tools) {
       expect(Object.keys(tool)).to.have.members(['name', 'title', 'description', 'inputSchema', 'annotations']);
       const entry = restByName.get(tool.name) as Entry;
@@ -153,10 +216,24 @@ describe('GET /agent/mcp', () => {
       const { title: _title, ...rest } = res.body.tools.find((t: { name: string }) => t.name === name).annotations;
       return rest;
     };
-    expect(hints('listComponents')).to.deep.equal({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
-    expect(hints('createComponent')).to.deep.equal({ readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    expect(hints('listComponents')).to.deep.equal({
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
+    expect(hints('createComponent')).to.deep.equal({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
     expect(hints('createNote')).to.deep.include({ destructiveHint: false, idempotentHint: true });
-    expect(hints('patchComponent')).to.deep.include({ readOnlyHint: false, destructiveHint: true, idempotentHint: false });
+    expect(hints('patchComponent')).to.deep.include({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+    });
     expect(hints('replaceComponent')).to.deep.include({ destructiveHint: true, idempotentHint: true });
     expect(hints('deleteComponent')).to.deep.include({ destructiveHint: true, idempotentHint: true });
     expect(hints('stopComponent')).to.deep.include({ destructiveHint: true, idempotentHint: true });
@@ -176,6 +253,8 @@ describe('GET /agent/mcp', () => {
     const res = await tk.request('GET', '/agent/mcp', { headers: { origin: 'https://evil.example' } });
     expect(res.status).to.equal(403);
     expect(res.body.error.code).to.equal('forbidden');
-    expect((await tk.request('GET', '/agent/mcp', { headers: { origin: 'http://localhost:5173' } })).status).to.equal(200);
+    expect((await tk.request('GET', '/agent/mcp', { headers: { origin: 'http://localhost:5173' } })).status).to.equal(
+      200,
+    );
   });
 });

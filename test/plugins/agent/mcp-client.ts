@@ -2,7 +2,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 /** Connects the official MCP SDK client to a kernel's MCP endpoint, sending `headers` on every request. */
-export async function connectMcp(baseUrl: string, headers: Record<string, string> = {}): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+export async function connectMcp(
+  baseUrl: string,
+  headers: Record<string, string> = {},
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/agent/mcp`), { requestInit: { headers } });
   const client = new Client({ name: 'runtime-kernel-tests', version: '1.0.0' });
   await client.connect(transport);
@@ -10,7 +13,11 @@ export async function connectMcp(baseUrl: string, headers: Record<string, string
 }
 
 /** Sends one raw JSON-RPC payload to the MCP endpoint (for what the SDK client never sends). */
-export async function postMcp(baseUrl: string, payload: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: any; text: string }> {
+export async function postMcp(
+  baseUrl: string,
+  payload: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; body: any; text: string }> {
   const response = await fetch(`${baseUrl}/agent/mcp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },

@@ -35,9 +35,13 @@ describe('MCP with real credentials (sessions and API tokens)', () => {
   /** Operations that change state; `guarded`: only those that need a declared permission. */
   const writeTools = (guarded = false): string[] =>
     tk.kernel.catalog.routes
-      .filter((r) => !r.decl.read_only && (!guarded || (r.decl.permission !== 'public' && r.decl.permission !== 'authenticated')))
+      .filter(
+        (r) =>
+          !r.decl.read_only && (!guarded || (r.decl.permission !== 'public' && r.decl.permission !== 'authenticated')),
+      )
       .map((r) => r.decl.operation);
-  const component = (id: string, tenant = 'default') => tk.kernel.database.knex('components').where({ tenant_id: tenant, id }).first();
+  const component = (id: string, tenant = 'default') =>
+    tk.kernel.database.knex('components').where({ tenant_id: tenant, id }).first();
   async function auditOf(operation: string, resource: string): Promise<Structured[]> {
     const res = await tk.request('GET', `/audit?operation=${operation}&resource=${resource}`, { token: admin });
     expect(res.status).to.equal(200);
@@ -56,7 +60,9 @@ describe('MCP with real credentials (sessions and API tokens)', () => {
     const raw = await postMcp(tk.url, { jsonrpc: '2.0', id: 1, method: 'ping' });
     expect(raw.status).to.equal(401);
     expect(raw.body.error).to.include({ code: 'authentication_required', status: 401 });
-    expect((await postMcp(tk.url, { jsonrpc: '2.0', id: 1, method: 'ping' }, bearer('sk_not_a_real_token'))).body.error.code).to.equal('invalid_credentials');
+    expect(
+      (await postMcp(tk.url, { jsonrpc: '2.0', id: 1, method: 'ping' }, bearer('sk_not_a_real_token'))).body.error.code,
+    ).to.equal('invalid_credentials');
   });
 
   it('lets an admin session list everything, read and write; the write is audited as the agent acting for the admin', async () => {
@@ -64,7 +70,10 @@ describe('MCP with real credentials (sessions and API tokens)', () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).to.include.members(writeTools(true));
 
-    const created = await client.callTool({ name: 'createComponent', arguments: { type: 'passthrough', name: 'Agent Component', tags: ['agent'] } });
+    const created = await client.callTool({
+      name: 'createComponent',
+      arguments: { type: 'passthrough', name: 'Agent Component', tags: ['agent'] },
+    });
     expect(created.isError).to.equal(false);
     expect((await component('agent-component'))?.name).to.equal('Agent Component');
     const read = await client.callTool({ name: 'listComponents', arguments: {} });
@@ -79,13 +88,16 @@ describe('MCP with real credentials (sessions and API tokens)', () => {
   it('accepts an API token in X-API-Key as well', async () => {
     const builder = await mintToken(tk, admin, ['builder'], { name: 'builder agent' });
     const client = await mcpAs(tk, { 'x-api-key': builder });
-    const result = await client.callTool({ name: 'createComponent', arguments: { type: 'passthrough', name: 'Keyed' } });
+    const result = await client.callTool({
+      name: 'createComponent',
+      arguments: { type: 'passthrough', name: 'Keyed' },
+    });
     expect(result.isError).to.equal(false);
     const [record] = await auditOf('createComponent', 'keyed');
     expect(record?.actor).to.include({ actor_type: 'agent', credential_kind: 'api_token' });
   });
 
-  it('shows a viewer\'s API token no write tool, and answers one called by name with isError forbidden', async () => {
+  it("shows a viewer's API token no write tool, and answers one called by name with isError forbidden", async () => {
     const client = await mcpAs(tk, bearer(viewer));
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
@@ -99,7 +111,10 @@ describe('MCP with real credentials (sessions and API tokens)', () => {
     for (const write of writeTools()) if (!readCovered.includes(write)) expect(names, write).to.not.include(write);
     expect(tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name)).to.have.members(readCovered);
 
-    const result = await client.callTool({ name: 'createComponent', arguments: { type: 'passthrough', name: 'Viewer Made' } });
+    const result = await client.callTool({
+      name: 'createComponent',
+      arguments: { type: 'passthrough', name: 'Viewer Made' },
+    });
     expect(result.isError).to.equal(true);
     const { error } = result.structuredContent as Structured;
     expect(error).to.include({ code: 'forbidden', status: 403 });
@@ -112,7 +127,8 @@ describe('MCP with real credentials (sessions and API tokens)', () => {
   });
 
   it('records the refused write in the audit trail as an agent call', async () => {
-    const items = (await tk.request('GET', '/audit?operation=createComponent&status=refused', { token: admin })).body.items as Structured[];
+    const items = (await tk.request('GET', '/audit?operation=createComponent&status=refused', { token: admin })).body
+      .items as Structured[];
     const refused = items.filter((r) => r.transport === 'mcp' && r.actor.credential_kind === 'api_token');
     expect(refused.length).to.be.greaterThan(0);
     expect(refused[0]).to.deep.include({ status: 403, outcome: 'refused', error_code: 'forbidden' });
@@ -125,15 +141,25 @@ describe('MCP with real credentials (sessions and API tokens)', () => {
     const { tools } = await client.listTools();
     expect(tools.length).to.be.greaterThan(0);
     expect(tools.every((t) => t.annotations?.readOnlyHint === true)).to.equal(true);
-    const result = await client.callTool({ name: 'createComponent', arguments: { type: 'passthrough', name: 'Read Only Made' } });
+    const result = await client.callTool({
+      name: 'createComponent',
+      arguments: { type: 'passthrough', name: 'Read Only Made' },
+    });
     expect(result.isError).to.equal(true);
     expect((result.structuredContent as Structured).error).to.include({ code: 'forbidden', status: 403 });
     expect(await component('read-only-made')).to.equal(undefined);
   });
 
-  it('keeps tenants apart: another tenant\'s component is not_found, never forbidden', async () => {
+  it("keeps tenants apart: another tenant's component is not_found, never forbidden", async () => {
     await createTenant(tk, admin, 'other');
-    expect((await tk.request('POST', '/components', { token: admin, body: { type: 'passthrough', name: 'Theirs', tenant_id: 'other' } })).status).to.equal(201);
+    expect(
+      (
+        await tk.request('POST', '/components', {
+          token: admin,
+          body: { type: 'passthrough', name: 'Theirs', tenant_id: 'other' },
+        })
+      ).status,
+    ).to.equal(201);
     const client = await mcpAs(tk, bearer(viewer));
     const result = await client.callTool({ name: 'getComponent', arguments: { id: 'theirs', tenant_id: 'other' } });
     expect(result.isError).to.equal(true);
@@ -156,11 +182,13 @@ describe('MCP with real credentials (sessions and API tokens)', () => {
     expect((error as StreamableHTTPError).code).to.equal(401);
   });
 
-  it('serves the full catalog to any credential: GET /agent/tools is the surface, not the caller\'s share', async () => {
+  it("serves the full catalog to any credential: GET /agent/tools is the surface, not the caller's share", async () => {
     expect((await tk.request('GET', '/agent/tools')).status).to.equal(401);
     const asViewer = await tk.request('GET', '/agent/tools', { token: viewer });
     expect(asViewer.status).to.equal(200);
-    expect(asViewer.body.tools.map((t: { name: string }) => t.name).sort()).to.deep.equal(tk.kernel.catalog.routes.map((r) => r.decl.operation).sort());
+    expect(asViewer.body.tools.map((t: { name: string }) => t.name).sort()).to.deep.equal(
+      tk.kernel.catalog.routes.map((r) => r.decl.operation).sort(),
+    );
   });
 
   it('lists at GET /agent/mcp exactly the tools MCP tools/list gives the same credential', async () => {
@@ -187,7 +215,9 @@ describe('MCP with the break-glass key', () => {
   const key = `bg_${randomBytes(32).toString('base64url')}`;
   let tk: TestKernel;
   before(async () => {
-    tk = await startKernel({ settings: { identity: { break_glass: { key_hash: `sha256:${createHash('sha256').update(key).digest('hex')}` } } } });
+    tk = await startKernel({
+      settings: { identity: { break_glass: { key_hash: `sha256:${createHash('sha256').update(key).digest('hex')}` } } },
+    });
   });
   after(async () => {
     for (const client of open.splice(0)) await client.close();
@@ -195,8 +225,14 @@ describe('MCP with the break-glass key', () => {
   });
 
   it('audits every tool call it makes at critical severity with the reason', async () => {
-    const client = await mcpAs(tk, { authorization: `BreakGlass ${key}`, 'x-break-glass-reason': 'incident 7: stuck deploy' });
-    const result = await client.callTool({ name: 'createComponent', arguments: { type: 'passthrough', name: 'Emergency Fix' } });
+    const client = await mcpAs(tk, {
+      authorization: `BreakGlass ${key}`,
+      'x-break-glass-reason': 'incident 7: stuck deploy',
+    });
+    const result = await client.callTool({
+      name: 'createComponent',
+      arguments: { type: 'passthrough', name: 'Emergency Fix' },
+    });
     expect(result.isError).to.equal(false);
     const admin = await loginAdmin(tk);
     const res = await tk.request('GET', '/audit?operation=createComponent&resource=emergency-fix', { token: admin });

@@ -52,7 +52,16 @@ describe('POST /agent/mcp (MCP over Streamable HTTP)', () => {
     it('lists every tool the caller may call, with input schemas and hints', async () => {
       const { tools } = await client.listTools();
       const names = tools.map((t) => t.name);
-      const expected = tk.kernel.catalog.routes.map((r) => r.decl.operation).filter((n) => n !== 'postMcpMessage');
+      // Every operation but the transport itself, event streams and WebSockets, and writes no permission grants.
+      const expected = tk.kernel.catalog.routes
+        .filter(
+          (r) =>
+            !r.decl.stream &&
+            !r.decl.upgrade &&
+            (r.decl.read_only || (r.decl.permission !== 'public' && r.decl.permission !== 'authenticated')),
+        )
+        .map((r) => r.decl.operation)
+        .filter((n) => n !== 'postMcpMessage');
       expect(names.sort()).to.deep.equal(expected.sort());
       const create = tools.find((t) => t.name === 'createComponent');
       expect(create?.inputSchema.required).to.deep.equal(['name', 'type']);
@@ -70,33 +79,56 @@ describe('POST /agent/mcp (MCP over Streamable HTTP)', () => {
     });
 
     it('calls a write tool: the change is stored and audited with actor_type agent', async () => {
-      const result = await client.callTool({ name: 'createComponent', arguments: { type: 'passthrough', name: 'Agent Made', tags: ['mcp'] } });
+      const result = await client.callTool({
+        name: 'createComponent',
+        arguments: { type: 'passthrough', name: 'Agent Made', tags: ['mcp'] },
+      });
       expect(result.isError).to.equal(false);
-      expect(result.structuredContent).to.include({ id: 'agent-made', tenant_id: 'default', name: 'Agent Made', state: 'stopped' });
+      expect(result.structuredContent).to.include({
+        id: 'agent-made',
+        tenant_id: 'default',
+        name: 'Agent Made',
+        state: 'running',
+      });
       expect(await rows()).to.deep.include({ id: 'agent-made', name: 'Agent Made' });
 
       const audit = await tk.request('GET', '/audit?operation=createComponent&resource=agent-made');
       expect(audit.status).to.equal(200);
       expect(audit.body.items).to.have.length(1);
-      expect(audit.body.items[0]).to.deep.include({ operation: 'createComponent', method: 'POST', path: '/components', status: 201, outcome: 'success', transport: 'mcp' });
+      expect(audit.body.items[0]).to.deep.include({
+        operation: 'createComponent',
+        method: 'POST',
+        path: '/components',
+        status: 201,
+        outcome: 'success',
+        transport: 'mcp',
+      });
       expect(audit.body.items[0].actor.actor_type).to.equal('agent');
       expect(audit.body.items[0].fields).to.deep.equal({ name: 'Agent Made', type: 'passthrough', tags: ['mcp'] });
     });
 
     it('passes path params, query and body to the route: a supervisor action on one component', async () => {
-      const result = await client.callTool({ name: 'startComponent', arguments: { id: 'agent-made', reason: 'go', request_id: 'start-1' } });
+      const result = await client.callTool({
+        name: 'stopComponent',
+        arguments: { id: 'agent-made', reason: 'go', request_id: 'stop-1' },
+      });
       expect(result.isError).to.equal(false);
-      expect(result.structuredContent).to.deep.include({ action: 'start', previous_state: 'stopped' });
+      expect(result.structuredContent).to.deep.include({ action: 'stop', previous_state: 'running' });
       const row = await tk.kernel.database.knex('components').where({ tenant_id: 'default', id: 'agent-made' }).first();
-      expect(row.state).to.equal('running');
+      expect(row.state).to.equal('stopped');
     });
 
     it('acts in the tenant named by tenant_id, like REST', async () => {
-      const result = await client.callTool({ name: 'createComponent', arguments: { type: 'passthrough', name: 'Elsewhere', tenant_id: 'tenant-b' } });
+      const result = await client.callTool({
+        name: 'createComponent',
+        arguments: { type: 'passthrough', name: 'Elsewhere', tenant_id: 'tenant-b' },
+      });
       expect(result.structuredContent).to.include({ id: 'elsewhere', tenant_id: 'tenant-b' });
       expect(await rows('tenant-b')).to.deep.equal([{ id: 'elsewhere', name: 'Elsewhere' }]);
       const listed = await client.callTool({ name: 'listComponents', arguments: { tenant_id: 'tenant-b' } });
-      expect((listed.structuredContent as Structured).items.map((c: { id: string }) => c.id)).to.deep.equal(['elsewhere']);
+      expect((listed.structuredContent as Structured).items.map((c: { id: string }) => c.id)).to.deep.equal([
+        'elsewhere',
+      ]);
     });
 
     it('replays an idempotent write instead of doing it twice', async () => {
@@ -110,26 +142,38 @@ describe('POST /agent/mcp (MCP over Streamable HTTP)', () => {
     });
 
     it('runs a dry run without keeping the change', async () => {
-      const result = await client.callTool({ name: 'createComponent', arguments: { type: 'passthrough', name: 'Only Pretend', dry_run: true } });
+      const result = await client.callTool({
+        name: 'createComponent',
+        arguments: { type: 'passthrough', name: 'Only Pretend', dry_run: true },
+      });
       expect(result.isError).to.equal(false);
-      expect(result.structuredContent).to.deep.include({ dry_run: true, persisted: false, operation: 'createComponent' });
+      expect(result.structuredContent).to.deep.include({
+        dry_run: true,
+        persisted: false,
+        operation: 'createComponent',
+      });
       expect((await rows()).map((r) => r.id)).to.not.include('only-pretend');
     });
 
     it('pages a list: the header cursor comes back as next_cursor', async () => {
-      for (const name of ['Page A', 'Page B', 'Page C']) await tk.request('POST', '/components', { body: { type: 'passthrough', name, tenant_id: 'paging' } });
+      for (const name of ['Page A', 'Page B', 'Page C'])
+        await tk.request('POST', '/components', { body: { type: 'passthrough', name, tenant_id: 'paging' } });
       const first = await client.callTool({ name: 'listComponents', arguments: { tenant_id: 'paging', limit: 2 } });
       const page1 = first.structuredContent as Structured;
       expect(page1.items.map((c: { id: string }) => c.id)).to.deep.equal(['page-a', 'page-b']);
       expect(page1.next_cursor).to.be.a('string');
-      const second = await client.callTool({ name: 'listComponents', arguments: { tenant_id: 'paging', limit: 2, cursor: page1.next_cursor } });
+      const second = await client.callTool({
+        name: 'listComponents',
+        arguments: { tenant_id: 'paging', limit: 2, cursor: page1.next_cursor },
+      });
       const page2 = second.structuredContent as Structured;
       expect(page2.items.map((c: { id: string }) => c.id)).to.deep.equal(['page-c']);
       expect(page2).to.not.have.property('next_cursor');
     });
 
     it('pages a third-party body-cursor list the same way', async () => {
-      for (const id of ['n1', 'n2', 'n3']) await client.callTool({ name: 'createNote', arguments: { id, title: `Note ${id}` } });
+      for (const id of ['n1', 'n2', 'n3'])
+        await client.callTool({ name: 'createNote', arguments: { id, title: `Note ${id}` } });
       const first = await client.callTool({ name: 'listNotes', arguments: { limit: 2 } });
       const page1 = first.structuredContent as Structured;
       expect(page1.items.map((n: { id: string }) => n.id)).to.deep.equal(['n1', 'n2']);
@@ -143,9 +187,14 @@ describe('POST /agent/mcp (MCP over Streamable HTTP)', () => {
       const error = (missing.structuredContent as Structured).error;
       expect(error).to.include({ code: 'not_found', status: 404 });
       expect(error.message).to.be.a('string');
-      expect(JSON.parse((missing.content as Array<{ text: string }>)[0]?.text ?? '')).to.deep.equal(missing.structuredContent);
+      expect(JSON.parse((missing.content as Array<{ text: string }>)[0]?.text ?? '')).to.deep.equal(
+        missing.structuredContent,
+      );
 
-      const taken = await client.callTool({ name: 'createComponent', arguments: { type: 'passthrough', id: 'agent-made', name: 'Again' } });
+      const taken = await client.callTool({
+        name: 'createComponent',
+        arguments: { type: 'passthrough', id: 'agent-made', name: 'Again' },
+      });
       expect(taken.isError).to.equal(true);
       expect((taken.structuredContent as Structured).error).to.include({ code: 'duplicate_identifier', status: 409 });
       expect((await rows()).find((r) => r.id === 'agent-made')?.name).to.equal('Agent Made');
@@ -161,12 +210,19 @@ describe('POST /agent/mcp (MCP over Streamable HTTP)', () => {
 
     it('answers invalid arguments with JSON-RPC error -32602 naming what is wrong, and changes nothing', async () => {
       const before = await rows();
-      const err = await rpcError(client.callTool({ name: 'createComponent', arguments: { type: 'passthrough', name: 'Bad Tags', tags: 'not-a-list' } }));
+      const err = await rpcError(
+        client.callTool({
+          name: 'createComponent',
+          arguments: { type: 'passthrough', name: 'Bad Tags', tags: 'not-a-list' },
+        }),
+      );
       expect(err.code).to.equal(-32602);
       const data = err.data as Structured;
       expect(data.error).to.include({ code: 'validation_error', status: 400 });
       expect(data.error.details).to.deep.include({ in: 'body', pointer: '/tags', message: 'must be array' });
-      const unknown = await rpcError(client.callTool({ name: 'getComponent', arguments: { id: 'agent-made', colour: 'red' } }));
+      const unknown = await rpcError(
+        client.callTool({ name: 'getComponent', arguments: { id: 'agent-made', colour: 'red' } }),
+      );
       expect(unknown.code).to.equal(-32602);
       expect((unknown.data as Structured).error.details[0]).to.include({ pointer: '/colour' });
       expect(await rows()).to.deep.equal(before);
@@ -186,8 +242,14 @@ describe('POST /agent/mcp (MCP over Streamable HTTP)', () => {
       }
     });
 
-    it('negotiates the protocol version: the client\'s when supported, else the newest', async () => {
-      const init = (protocolVersion: string) => postMcp(tk.url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+    it("negotiates the protocol version: the client's when supported, else the newest", async () => {
+      const init = (protocolVersion: string) =>
+        postMcp(tk.url, {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+        });
       expect((await init('2025-03-26')).body.result.protocolVersion).to.equal('2025-03-26');
       const future = await init('2099-01-01');
       expect(future.status).to.equal(200);
@@ -196,10 +258,17 @@ describe('POST /agent/mcp (MCP over Streamable HTTP)', () => {
     });
 
     it('refuses an unsupported MCP-Protocol-Version header with 400', async () => {
-      const res = await postMcp(tk.url, { jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-protocol-version': '1999-01-01' });
+      const res = await postMcp(
+        tk.url,
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+        { 'mcp-protocol-version': '1999-01-01' },
+      );
       expect(res.status).to.equal(400);
       expect(res.body.error).to.include({ code: 'bad_request', status: 400 });
-      expect((await postMcp(tk.url, { jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-protocol-version': '2025-06-18' })).body).to.deep.equal({ jsonrpc: '2.0', id: 1, result: {} });
+      expect(
+        (await postMcp(tk.url, { jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-protocol-version': '2025-06-18' }))
+          .body,
+      ).to.deep.equal({ jsonrpc: '2.0', id: 1, result: {} });
     });
 
     it('answers an unknown method with -32601 and a malformed request with -32600', async () => {
@@ -212,7 +281,12 @@ describe('POST /agent/mcp (MCP over Streamable HTTP)', () => {
       expect(neither.body.id).to.equal(3);
       const noName = await postMcp(tk.url, { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { arguments: {} } });
       expect(noName.body.error.code).to.equal(-32602);
-      const badArgs = await postMcp(tk.url, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'listComponents', arguments: [1] } });
+      const badArgs = await postMcp(tk.url, {
+        jsonrpc: '2.0',
+        id: 5,
+        method: 'tools/call',
+        params: { name: 'listComponents', arguments: [1] },
+      });
       expect(badArgs.body.error.code).to.equal(-32602);
     });
 
@@ -220,7 +294,11 @@ describe('POST /agent/mcp (MCP over Streamable HTTP)', () => {
       const res = await postMcp(tk.url, { jsonrpc: '1.0', id: 1, method: 'ping' });
       expect(res.status).to.equal(400);
       expect(res.body.error).to.include({ code: 'validation_error', status: 400 });
-      const garbage = await fetch(`${tk.url}/agent/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":' });
+      const garbage = await fetch(`${tk.url}/agent/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"jsonrpc":',
+      });
       expect(garbage.status).to.equal(400);
       expect(((await garbage.json()) as Structured).error.code).to.equal('invalid_json');
     });
@@ -229,7 +307,12 @@ describe('POST /agent/mcp (MCP over Streamable HTTP)', () => {
       const res = await postMcp(tk.url, [
         { jsonrpc: '2.0', id: 1, method: 'ping' },
         { jsonrpc: '2.0', method: 'notifications/initialized' },
-        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'getComponent', arguments: { id: 'agent-made' } } },
+        {
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'getComponent', arguments: { id: 'agent-made' } },
+        },
         { jsonrpc: '2.0', id: 3, method: 'nope' },
       ]);
       expect(res.status).to.equal(200);
@@ -264,11 +347,17 @@ describe('POST /agent/mcp (MCP over Streamable HTTP)', () => {
 
 describe('MCP settings', () => {
   it('allows the browser origins listed in settings.agent.allowed_origins', async () => {
-    const tk = await startKernel({ plugins: ['system', 'components', 'agent'], auth: { mode: 'none' }, settings: { agent: { allowed_origins: ['https://console.example.com'] } } });
+    const tk = await startKernel({
+      plugins: ['system', 'components', 'agent'],
+      auth: { mode: 'none' },
+      settings: { agent: { allowed_origins: ['https://console.example.com'] } },
+    });
     try {
       const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
       expect((await postMcp(tk.url, ping, { origin: 'https://console.example.com' })).status).to.equal(200);
-      expect((await postMcp(tk.url, ping, { origin: 'https://console.example.com.evil.example' })).status).to.equal(403);
+      expect((await postMcp(tk.url, ping, { origin: 'https://console.example.com.evil.example' })).status).to.equal(
+        403,
+      );
     } finally {
       await tk.close();
     }
@@ -277,7 +366,11 @@ describe('MCP settings', () => {
   it('refuses to boot with a malformed setting, naming it', async () => {
     let error: Error | undefined;
     try {
-      const tk = await startKernel({ plugins: ['system', 'agent'], auth: { mode: 'none' }, settings: { agent: { allowed_origins: ['console.example.com/path'] } } });
+      const tk = await startKernel({
+        plugins: ['system', 'agent'],
+        auth: { mode: 'none' },
+        settings: { agent: { allowed_origins: ['console.example.com/path'] } },
+      });
       await tk.close();
     } catch (err) {
       error = err as Error;
@@ -314,7 +407,10 @@ describe('MCP behind a load balancer', () => {
     await client.connect(transport);
     try {
       expect((await client.listTools()).tools.map((t) => t.name)).to.include('createComponent');
-      const created = await client.callTool({ name: 'createComponent', arguments: { type: 'passthrough', name: 'Balanced' } });
+      const created = await client.callTool({
+        name: 'createComponent',
+        arguments: { type: 'passthrough', name: 'Balanced' },
+      });
       expect(created.isError).to.equal(false);
       const read = await client.callTool({ name: 'getComponent', arguments: { id: 'balanced' } });
       if (onPostgres) {

@@ -8,7 +8,11 @@ describe('MCP read-only mode (settings.agent.read_only)', () => {
   let client: Client;
 
   before(async () => {
-    tk = await startKernel({ plugins: ['system', 'components', 'agent'], auth: { mode: 'none' }, settings: { agent: { read_only: true } } });
+    tk = await startKernel({
+      plugins: ['system', 'components', 'agent'],
+      auth: { mode: 'none' },
+      settings: { agent: { read_only: true } },
+    });
     ({ client } = await connectMcp(tk.url));
   });
   after(async () => {
@@ -17,12 +21,17 @@ describe('MCP read-only mode (settings.agent.read_only)', () => {
   });
 
   const readOnlyOperations = (): string[] =>
-    tk.kernel.catalog.routes.filter((r) => r.decl.read_only && r.decl.operation !== 'postMcpMessage').map((r) => r.decl.operation).sort();
+    tk.kernel.catalog.routes
+      .filter((r) => r.decl.read_only && r.decl.operation !== 'postMcpMessage')
+      .map((r) => r.decl.operation)
+      .sort();
 
   it('lists only read-only tools over MCP', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).to.deep.equal(readOnlyOperations());
-    expect(tools.map((t) => t.name)).to.include('listComponents').and.not.include('createComponent');
+    expect(tools.map((t) => t.name))
+      .to.include('listComponents')
+      .and.not.include('createComponent');
     expect(tools.every((t) => t.annotations?.readOnlyHint === true)).to.equal(true);
   });
 
@@ -34,9 +43,15 @@ describe('MCP read-only mode (settings.agent.read_only)', () => {
   });
 
   it('refuses a write tool called by name with an isError forbidden result, and writes nothing', async () => {
-    const result = await client.callTool({ name: 'createComponent', arguments: { type: 'passthrough', name: 'Should Not Exist' } });
+    const result = await client.callTool({
+      name: 'createComponent',
+      arguments: { type: 'passthrough', name: 'Should Not Exist' },
+    });
     expect(result.isError).to.equal(true);
-    expect((result.structuredContent as { error: Record<string, unknown> }).error).to.include({ code: 'forbidden', status: 403 });
+    expect((result.structuredContent as { error: Record<string, unknown> }).error).to.include({
+      code: 'forbidden',
+      status: 403,
+    });
     expect(await tk.kernel.database.knex('components').where({ id: 'should-not-exist' }).first()).to.equal(undefined);
   });
 

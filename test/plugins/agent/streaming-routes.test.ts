@@ -17,8 +17,16 @@ describe('WebSocket and event-stream routes in the agent catalog', function () {
   it('lists them in /agent/tools as not callable, saying how they are opened', async () => {
     const res = await tk.request('GET', '/agent/tools');
     const byName = new Map((res.body.tools as Array<{ name: string }>).map((t) => [t.name, t as any]));
-    expect(byName.get('openEchoSocket')).to.include({ callable: false, transport: 'websocket', method: 'GET', path: '/echo/ws', permission: 'echo:socket:open' });
-    expect(byName.get('openEchoSocket').description).to.contain('one-time ticket for channel echo (minted by mintEchoTicket)');
+    expect(byName.get('openEchoSocket')).to.include({
+      callable: false,
+      transport: 'websocket',
+      method: 'GET',
+      path: '/echo/ws',
+      permission: 'echo:socket:open',
+    });
+    expect(byName.get('openEchoSocket').description).to.contain(
+      'one-time ticket for channel echo (minted by mintEchoTicket)',
+    );
     expect(byName.get('streamCounter')).to.include({ callable: false, transport: 'sse' });
     expect(byName.get('mintEchoTicket')).to.include({ callable: true });
     expect(byName.get('mintEchoTicket')).to.not.have.property('transport');
@@ -34,7 +42,11 @@ describe('WebSocket and event-stream routes in the agent catalog', function () {
     } finally {
       await client.close();
     }
-    const call = await postMcp(tk.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'streamCounter', arguments: { to: 2 } } }, { 'mcp-protocol-version': '2025-06-18' });
+    const call = await postMcp(
+      tk.url,
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'streamCounter', arguments: { to: 2 } } },
+      { 'mcp-protocol-version': '2025-06-18' },
+    );
     expect(call.status).to.equal(200);
     expect(call.body.error.message).to.equal('Unknown tool: streamCounter');
   });

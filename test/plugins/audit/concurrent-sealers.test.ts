@@ -44,7 +44,12 @@ describe('two instances sealing the same tenant at once', function () {
       total += 2400;
       // Both instances seal at once: verification chains first, and each write asks its instance to chain shortly.
       const writes = [one, two].flatMap((k, n) =>
-        Array.from({ length: 10 }, (_, i) => k.request('POST', '/notes', { body: { id: `n${round}-${n}-${i}`, title: 'x' }, headers: as('alice', TENANT) })),
+        Array.from({ length: 10 }, (_, i) =>
+          k.request('POST', '/notes', {
+            body: { id: `n${round}-${n}-${i}`, title: 'x' },
+            headers: as('alice', TENANT),
+          }),
+        ),
       );
       const answers = await Promise.all([verifyTrail(one, TENANT), verifyTrail(two, TENANT), ...writes]);
       expect(answers.slice(2).map((res) => res.status)).to.deep.equal(writes.map(() => 201));
@@ -53,13 +58,20 @@ describe('two instances sealing the same tenant at once', function () {
 
     const report = await untilSealed(() => verifyTrail(two, TENANT));
     expect(report.body).to.include({ valid: true, records: total, unsealed: 0 });
-    const [seals] = (await db.raw('SELECT count(*)::int AS n, count(DISTINCT seq)::int AS seqs, min(seq)::int AS first, max(seq)::int AS last FROM audit_seals WHERE tenant_id = ?', [TENANT])).rows;
+    const [seals] = (
+      await db.raw(
+        'SELECT count(*)::int AS n, count(DISTINCT seq)::int AS seqs, min(seq)::int AS first, max(seq)::int AS last FROM audit_seals WHERE tenant_id = ?',
+        [TENANT],
+      )
+    ).rows;
     expect(seals).to.deep.equal({ n: total, seqs: total, first: 1, last: total });
-    const [unmatched] = (await db.raw(
-      `SELECT count(*)::int AS n FROM audit_records r
+    const [unmatched] = (
+      await db.raw(
+        `SELECT count(*)::int AS n FROM audit_records r
         WHERE r.tenant_id = ? AND (SELECT count(*) FROM audit_seals s WHERE s.tenant_id = r.tenant_id AND s.xact = r.xact AND s.record_id = r.id) <> 1`,
-      [TENANT],
-    )).rows;
+        [TENANT],
+      )
+    ).rows;
     expect(unmatched).to.deep.equal({ n: 0 });
 
     // Both took part, and neither had an attempt fail: a race lost to the other was read again at once.
@@ -67,6 +79,9 @@ describe('two instances sealing the same tenant at once', function () {
     expect(sealedBy[0]! + sealedBy[1]!).to.equal(total);
     expect(sealedBy[0]).to.be.above(0);
     expect(sealedBy[1]).to.be.above(0);
-    expect([await scrape(one, 'audit_seal_failures_total'), await scrape(two, 'audit_seal_failures_total')]).to.deep.equal([0, 0]);
+    expect([
+      await scrape(one, 'audit_seal_failures_total'),
+      await scrape(two, 'audit_seal_failures_total'),
+    ]).to.deep.equal([0, 0]);
   });
 });

@@ -39,10 +39,20 @@ describe('audit trail', () => {
     const tenants = ['t1', 't2'];
     const keys = ['k1', 'k2', undefined, undefined];
     const makers: Array<() => { method: string; path: string; body?: unknown; headers: Record<string, string> }> = [
-      () => ({ method: 'POST', path: '/components', body: { type: 'passthrough', id: pick(ids), name: pick(['One', 'Two']) }, headers: {} }),
+      () => ({
+        method: 'POST',
+        path: '/components',
+        body: { type: 'passthrough', id: pick(ids), name: pick(['One', 'Two']) },
+        headers: {},
+      }),
       () => ({ method: 'PATCH', path: `/components/${pick(ids)}`, body: { name: pick(['P', 'Q']) }, headers: {} }),
       () => ({ method: 'DELETE', path: `/components/${pick(ids)}`, headers: {} }),
-      () => ({ method: 'POST', path: `/components/${pick(ids)}/${pick(['start', 'stop', 'restart'])}`, body: { reason: pick(['x', 'y']) }, headers: {} }),
+      () => ({
+        method: 'POST',
+        path: `/components/${pick(ids)}/${pick(['start', 'stop', 'restart'])}`,
+        body: { reason: pick(['x', 'y']) },
+        headers: {},
+      }),
       () => ({ method: 'POST', path: '/notes', body: { id: pick(ids), title: pick(['T1', 'T2']) }, headers: {} }),
       () => ({ method: 'PATCH', path: `/notes/${pick(ids)}`, body: { title: pick(['T3', '']) }, headers: {} }),
       () => ({ method: 'POST', path: `/notes/${pick(ids)}/pin`, body: {}, headers: {} }),
@@ -58,10 +68,21 @@ describe('audit trail', () => {
         const tenant = pick(tenants);
         const key = pick(keys);
         const dryRun = random() < 0.1;
-        const who = random() < 0.1 ? as('reader', tenant, ['runtime:component:read', 'notes:note:read']) : random() < 0.05 ? {} : as('writer', tenant);
-        const headers: Record<string, string> = { ...who, ...call.headers, ...(key ? { 'idempotency-key': `${key}-${i % 3}` } : {}) };
+        const who =
+          random() < 0.1
+            ? as('reader', tenant, ['runtime:component:read', 'notes:note:read'])
+            : random() < 0.05
+              ? {}
+              : as('writer', tenant);
+        const headers: Record<string, string> = {
+          ...who,
+          ...call.headers,
+          ...(key ? { 'idempotency-key': `${key}-${i % 3}` } : {}),
+        };
         const path = dryRun ? `${call.path}?dry_run=true` : call.path;
-        return k.request(call.method, path, { ...(call.body ? { body: call.body } : {}), headers }).then((res) => ({ res, dryRun }));
+        return k
+          .request(call.method, path, { ...(call.body ? { body: call.body } : {}), headers })
+          .then((res) => ({ res, dryRun }));
       });
       results.push(...(await Promise.all(group)));
     }
@@ -97,12 +118,17 @@ describe('audit trail', () => {
 
   it('keeps the seals append-only too', async () => {
     await k.request('POST', '/notes', { body: { id: 'ao2', title: 'Sealed' }, headers: as('alice', 'ao2') });
-    await untilSealed(() => k.request('GET', '/audit/verify?tenant_id=ao2', { headers: as('auditor', 'ao2', ['runtime:audit:read']) }));
+    await untilSealed(() =>
+      k.request('GET', '/audit/verify?tenant_id=ao2', { headers: as('auditor', 'ao2', ['runtime:audit:read']) }),
+    );
     const before = await db()('audit_seals').where({ tenant_id: 'ao2' });
     expect(before).to.have.length(1);
     await expectRefused(
       [
-        () => db()('audit_seals').where({ tenant_id: 'ao2' }).update({ hash: 'f'.repeat(64) }),
+        () =>
+          db()('audit_seals')
+            .where({ tenant_id: 'ao2' })
+            .update({ hash: 'f'.repeat(64) }),
         () => db()('audit_seals').where({ tenant_id: 'ao2' }).delete(),
         () => db().raw('TRUNCATE audit_seals'),
       ],
@@ -112,38 +138,54 @@ describe('audit trail', () => {
   });
 
   it('chains each record shortly after its commit, without anyone asking', async () => {
-    const res = await k.request('POST', '/notes', { body: { id: 'soon', title: 'Sealed soon' }, headers: as('alice', 'soon') });
+    const res = await k.request('POST', '/notes', {
+      body: { id: 'soon', title: 'Sealed soon' },
+      headers: as('alice', 'soon'),
+    });
     expect(res.status).to.equal(201);
     let record: Record<string, unknown> | undefined;
     // Within 30 s: an open transaction elsewhere on the same PostgreSQL server holds sealing back (see support/sealed.ts).
     for (const deadline = Date.now() + 30_000; !record?.hash && Date.now() < deadline; ) {
       await new Promise((resolve) => setTimeout(resolve, 20));
-      record = (await k.request('GET', '/audit', { headers: as('auditor', 'soon', ['runtime:audit:read']) })).body.items[0];
+      record = (await k.request('GET', '/audit', { headers: as('auditor', 'soon', ['runtime:audit:read']) })).body
+        .items[0];
     }
     expect(record).to.include({ seq: 1, prev_hash: '0'.repeat(64), resource_id: 'soon' });
     expect(record?.hash).to.match(/^[0-9a-f]{64}$/);
   });
 
-  (onPostgres ? it : it.skip)('chains a record held back by a transaction elsewhere on the server soon after that one ends, without waiting for the sweep', async () => {
-    // An unrelated transaction with an id: the horizon of finished transactions stays behind it.
-    const holder = await db().transaction();
-    try {
-      await holder.raw('SELECT txid_current()');
-      expect((await k.request('POST', '/notes', { body: { id: 'behind', title: 'Held back' }, headers: as('alice', 'behind') })).status).to.equal(201);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      const [held] = (await k.request('GET', '/audit', { headers: as('auditor', 'behind', ['runtime:audit:read']) })).body.items;
-      expect(held).to.include({ resource_id: 'behind', hash: null });
-    } finally {
-      await holder.commit();
-    }
-    let record: Record<string, unknown> | undefined;
-    // The sweep runs once a minute here; the held-back tenant is retried within seconds.
-    for (const deadline = Date.now() + 5000; !record?.hash && Date.now() < deadline; ) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      record = (await k.request('GET', '/audit', { headers: as('auditor', 'behind', ['runtime:audit:read']) })).body.items[0];
-    }
-    expect(record?.hash).to.match(/^[0-9a-f]{64}$/);
-  });
+  (onPostgres ? it : it.skip)(
+    'chains a record held back by a transaction elsewhere on the server soon after that one ends, without waiting for the sweep',
+    async () => {
+      // An unrelated transaction with an id: the horizon of finished transactions stays behind it.
+      const holder = await db().transaction();
+      try {
+        await holder.raw('SELECT txid_current()');
+        expect(
+          (
+            await k.request('POST', '/notes', {
+              body: { id: 'behind', title: 'Held back' },
+              headers: as('alice', 'behind'),
+            })
+          ).status,
+        ).to.equal(201);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        const [held] = (await k.request('GET', '/audit', { headers: as('auditor', 'behind', ['runtime:audit:read']) }))
+          .body.items;
+        expect(held).to.include({ resource_id: 'behind', hash: null });
+      } finally {
+        await holder.commit();
+      }
+      let record: Record<string, unknown> | undefined;
+      // The sweep runs once a minute here; the held-back tenant is retried within seconds.
+      for (const deadline = Date.now() + 5000; !record?.hash && Date.now() < deadline; ) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        record = (await k.request('GET', '/audit', { headers: as('auditor', 'behind', ['runtime:audit:read']) })).body
+          .items[0];
+      }
+      expect(record?.hash).to.match(/^[0-9a-f]{64}$/);
+    },
+  );
 });
 
 describe('GET /audit/verify', () => {
@@ -157,7 +199,8 @@ describe('GET /audit/verify', () => {
 
   /** Writes n records and has them chained (verification seals what has committed first). */
   async function seed(tenant: string, n: number): Promise<void> {
-    for (let i = 0; i < n; i++) await k.request('POST', '/notes', { body: { id: `n${i}`, title: `Note ${i}` }, headers: as('alice', tenant) });
+    for (let i = 0; i < n; i++)
+      await k.request('POST', '/notes', { body: { id: `n${i}`, title: `Note ${i}` }, headers: as('alice', tenant) });
     expect((await untilSealed(() => verify(tenant))).body).to.include({ valid: true, records: n, unsealed: 0 });
   }
 
@@ -170,7 +213,8 @@ describe('GET /audit/verify', () => {
   }
 
   /** The record at chain position `seq` of the tenant bound to the statement's one binding. */
-  const record = (seq: number) => `(tenant_id, xact, id) = (SELECT tenant_id, xact, record_id FROM audit_seals WHERE tenant_id = ? AND seq = ${seq})`;
+  const record = (seq: number) =>
+    `(tenant_id, xact, id) = (SELECT tenant_id, xact, record_id FROM audit_seals WHERE tenant_id = ? AND seq = ${seq})`;
 
   it('reports an intact chain with its head', async () => {
     await seed('intact', 5);
@@ -182,7 +226,9 @@ describe('GET /audit/verify', () => {
 
   it('detects a record altered directly in the database and names the first broken link', async () => {
     await seed('altered', 6);
-    await asSuperuser(`UPDATE audit_records SET fields = '{"id":"n2","title":"forged"}'::jsonb WHERE ${record(3)}`, ['altered']);
+    await asSuperuser(`UPDATE audit_records SET fields = '{"id":"n2","title":"forged"}'::jsonb WHERE ${record(3)}`, [
+      'altered',
+    ]);
     const res = await verify('altered');
     expect(res.body.valid).to.equal(false);
     expect(res.body.first_broken).to.include({ seq: 3, problem: 'hash' });
@@ -230,8 +276,10 @@ describe('GET /audit/verify', () => {
     expect(forged.body.first_broken.problem).to.be.oneOf(['unsealed']);
   });
 
-  it('checks only the caller\'s tenant: another tenant is 404', async () => {
-    const res = await k.request('GET', '/audit/verify?tenant_id=intact', { headers: as('mallory', 'elsewhere', ['runtime:audit:read']) });
+  it("checks only the caller's tenant: another tenant is 404", async () => {
+    const res = await k.request('GET', '/audit/verify?tenant_id=intact', {
+      headers: as('mallory', 'elsewhere', ['runtime:audit:read']),
+    });
     expect(res.status).to.equal(404);
   });
 });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { startKernel, type TestKernel } from '../../support/kernel.js';
-import { simpleUserTaskXml, userTaskXml } from './fixtures.js';
+import { scriptXml, simpleUserTaskXml, userTaskXml } from './fixtures.js';
 
 describe('bpmn: definitions are checked, versioned per process and idempotent', function () {
   this.timeout(120_000);
@@ -9,7 +9,8 @@ describe('bpmn: definitions are checked, versioned per process and idempotent', 
     tk = await startKernel({ plugins: ['system', 'audit', 'logs', 'streams', 'bpmn'], auth: { mode: 'none' } });
   });
   after(() => tk?.close());
-  const post = (xml: string) => tk.request('POST', '/bpmn/definitions', { raw: xml, contentType: 'application/octet-stream' });
+  const post = (xml: string) =>
+    tk.request('POST', '/bpmn/definitions', { raw: xml, contentType: 'application/octet-stream' });
 
   it('versions each process and answers the existing version for the same XML', async () => {
     const first = await post(simpleUserTaskXml('versioned'));
@@ -26,7 +27,10 @@ describe('bpmn: definitions are checked, versioned per process and idempotent', 
     expect(xml.status).to.equal(200);
     expect(xml.headers.get('content-type')).to.match(/xml/);
     expect(xml.text).to.equal(simpleUserTaskXml('versioned'));
-    expect((await tk.request('GET', `/bpmn/definitions/${first.body.key}`)).body).to.include({ process_id: 'versioned', version: 1 });
+    expect((await tk.request('GET', `/bpmn/definitions/${first.body.key}`)).body).to.include({
+      process_id: 'versioned',
+      version: 1,
+    });
     expect((await tk.request('GET', '/bpmn/definitions/bpd_doesnotexist0')).status).to.equal(404);
     const latest = await tk.request('POST', '/bpmn/instances', { body: { process_id: 'versioned' } });
     expect(latest.body.version).to.equal(2);
@@ -46,16 +50,39 @@ describe('bpmn: definitions are checked, versioned per process and idempotent', 
   });
 
   it('refuses an unsupported element naming it and its line', async () => {
-    const xml = simpleUserTaskXml('unsupported').replace('<userTask id="task" name="Do it"/>', '<userTask id="task" name="Do it"/>\n  <complexGateway id="cg"/>');
+    const xml = simpleUserTaskXml('unsupported').replace(
+      '<userTask id="task" name="Do it"/>',
+      '<userTask id="task" name="Do it"/>\n  <complexGateway id="cg"/>',
+    );
     const res = await post(xml);
     expect(res.status).to.equal(400);
     expect(res.body.error.message).to.match(/bpmn:ComplexGateway/);
     const line = xml.split('\n').findIndex((l) => l.includes('complexGateway')) + 1;
     expect(res.body.error.message).to.include(`line ${line}`);
-    const unknown = await post(simpleUserTaskXml('unknown').replace('<userTask id="task" name="Do it"/>', '<userTask id="task" name="Do it"/>\n  <bogusTask id="b"/>'));
+    const unknown = await post(
+      simpleUserTaskXml('unknown').replace(
+        '<userTask id="task" name="Do it"/>',
+        '<userTask id="task" name="Do it"/>\n  <bogusTask id="b"/>',
+      ),
+    );
     expect(unknown.status).to.equal(400);
     expect(unknown.body.error.message).to.match(/bogusTask/);
     expect(unknown.body.error.message).to.match(/line \d+/);
+  });
+
+  it('compiles JavaScript script tasks at deploy: a syntax error is a 400 naming the element, its XML line and the script line', async () => {
+    const xml = scriptXml('broken-script', 'const total = variables.price *;\nresult = { total };');
+    const res = await post(xml);
+    expect(res.status, res.text).to.equal(400);
+    expect(res.body.error.code).to.equal('validation_error');
+    const line = xml.split('\n').findIndex((l) => l.includes('<scriptTask id="calc"')) + 1;
+    expect(res.body.error.message).to.include('Script task "calc" does not compile: script line 1');
+    expect(res.body.error.message).to.include(`(line ${line})`);
+    expect(res.body.error.details[0].message).to.match(/^calc: /);
+    // Nothing was stored; a script that compiles (even one that throws when run) deploys.
+    expect((await tk.request('GET', '/bpmn/definitions?process_id=broken-script')).body.items).to.deep.equal([]);
+    const fixed = await post(scriptXml('broken-script', 'if (!variables.price) throw new Error("no price");'));
+    expect(fixed.status, fixed.text).to.equal(201);
   });
 
   it('keeps tenants apart and audits each deploy once', async () => {

@@ -8,7 +8,8 @@ ${extra}
 ${body}
 </definitions>`;
 
-export const userTaskXml = (processId = 'approval') => wrap(`<process id="${processId}" name="Approval" isExecutable="true">
+export const userTaskXml = (processId = 'approval') =>
+  wrap(`<process id="${processId}" name="Approval" isExecutable="true">
   <startEvent id="start"/>
   <sequenceFlow id="f1" sourceRef="start" targetRef="approve"/>
   <userTask id="approve" name="Approve order"/>
@@ -20,7 +21,8 @@ export const userTaskXml = (processId = 'approval') => wrap(`<process id="${proc
   <endEvent id="no"/>
 </process>`);
 
-export const simpleUserTaskXml = (processId: string) => wrap(`<process id="${processId}" isExecutable="true">
+export const simpleUserTaskXml = (processId: string) =>
+  wrap(`<process id="${processId}" isExecutable="true">
   <startEvent id="start"/>
   <sequenceFlow id="f1" sourceRef="start" targetRef="task"/>
   <userTask id="task" name="Do it"/>
@@ -28,7 +30,8 @@ export const simpleUserTaskXml = (processId: string) => wrap(`<process id="${pro
   <endEvent id="end"/>
 </process>`);
 
-export const timerXml = (processId: string, duration: string) => wrap(`<process id="${processId}" isExecutable="true">
+export const timerXml = (processId: string, duration: string) =>
+  wrap(`<process id="${processId}" isExecutable="true">
   <startEvent id="start"/>
   <sequenceFlow id="f1" sourceRef="start" targetRef="wait"/>
   <intermediateCatchEvent id="wait"><timerEventDefinition><timeDuration>${duration}</timeDuration></timerEventDefinition></intermediateCatchEvent>
@@ -38,7 +41,8 @@ export const timerXml = (processId: string, duration: string) => wrap(`<process 
   <endEvent id="end"/>
 </process>`);
 
-export const boundaryTimerXml = (processId: string, duration: string) => wrap(`<process id="${processId}" isExecutable="true">
+export const boundaryTimerXml = (processId: string, duration: string) =>
+  wrap(`<process id="${processId}" isExecutable="true">
   <startEvent id="start"/>
   <sequenceFlow id="f1" sourceRef="start" targetRef="review"/>
   <userTask id="review"/>
@@ -50,7 +54,9 @@ export const boundaryTimerXml = (processId: string, duration: string) => wrap(`<
   <endEvent id="done"/>
 </process>`);
 
-export const messageXml = (processId: string) => wrap(`<process id="${processId}" isExecutable="true">
+export const messageXml = (processId: string) =>
+  wrap(
+    `<process id="${processId}" isExecutable="true">
   <startEvent id="start"/>
   <sequenceFlow id="f1" sourceRef="start" targetRef="paid"/>
   <intermediateCatchEvent id="paid"><messageEventDefinition messageRef="payment"/></intermediateCatchEvent>
@@ -58,10 +64,14 @@ export const messageXml = (processId: string) => wrap(`<process id="${processId}
   <receiveTask id="shipped" messageRef="shipment"/>
   <sequenceFlow id="f3" sourceRef="shipped" targetRef="end"/>
   <endEvent id="end"/>
-</process>`, `<message id="payment" name="payment-received" rt:correlationKey="order_id"/>
-<message id="shipment" name="shipped"/>`);
+</process>`,
+    `<message id="payment" name="payment-received" rt:correlationKey="order_id"/>
+<message id="shipment" name="shipped"/>`,
+  );
 
-export const signalParallelXml = (processId: string) => wrap(`<process id="${processId}" isExecutable="true">
+export const signalParallelXml = (processId: string) =>
+  wrap(
+    `<process id="${processId}" isExecutable="true">
   <startEvent id="start"/>
   <sequenceFlow id="f1" sourceRef="start" targetRef="fork"/>
   <parallelGateway id="fork"/>
@@ -74,9 +84,12 @@ export const signalParallelXml = (processId: string) => wrap(`<process id="${pro
   <parallelGateway id="join"/>
   <sequenceFlow id="j1" sourceRef="join" targetRef="end"/>
   <endEvent id="end"/>
-</process>`, '<signal id="goSignal" name="go"/>');
+</process>`,
+    '<signal id="goSignal" name="go"/>',
+  );
 
-export const serviceXml = (processId: string, implementation: string, withErrorBoundary = false) => wrap(`<process id="${processId}" isExecutable="true">
+export const serviceXml = (processId: string, implementation: string, withErrorBoundary = false) =>
+  wrap(`<process id="${processId}" isExecutable="true">
   <startEvent id="start"/>
   <sequenceFlow id="f1" sourceRef="start" targetRef="publish"/>
   <serviceTask id="publish" implementation="${implementation}"/>
@@ -87,7 +100,8 @@ export const serviceXml = (processId: string, implementation: string, withErrorB
   <endEvent id="end"/>
 </process>`);
 
-export const subProcessXml = (processId: string) => wrap(`<process id="${processId}" isExecutable="true">
+export const subProcessXml = (processId: string) =>
+  wrap(`<process id="${processId}" isExecutable="true">
   <startEvent id="start"/>
   <sequenceFlow id="f1" sourceRef="start" targetRef="sub"/>
   <subProcess id="sub">
@@ -101,7 +115,8 @@ export const subProcessXml = (processId: string) => wrap(`<process id="${process
   <endEvent id="end"/>
 </process>`);
 
-export const scriptXml = (processId: string, script: string, withErrorBoundary = false) => wrap(`<process id="${processId}" isExecutable="true">
+export const scriptXml = (processId: string, script: string, withErrorBoundary = false) =>
+  wrap(`<process id="${processId}" isExecutable="true">
   <startEvent id="start"/>
   <sequenceFlow id="f1" sourceRef="start" targetRef="calc"/>
   <scriptTask id="calc" scriptFormat="javascript"><script><![CDATA[${script}]]></script></scriptTask>
@@ -112,7 +127,8 @@ export const scriptXml = (processId: string, script: string, withErrorBoundary =
   <endEvent id="end"/>
 </process>`);
 
-export const loopXml = (processId: string) => wrap(`<process id="${processId}" isExecutable="true">
+export const loopXml = (processId: string) =>
+  wrap(`<process id="${processId}" isExecutable="true">
   <startEvent id="start"/>
   <sequenceFlow id="f1" sourceRef="start" targetRef="a"/>
   <task id="a"/>
@@ -121,8 +137,16 @@ export const loopXml = (processId: string) => wrap(`<process id="${processId}" i
   <sequenceFlow id="f3" sourceRef="b" targetRef="a"/>
 </process>`);
 
-export async function deploy(tk: TestKernel, xml: string, token?: string): Promise<{ key: string; process_id: string; version: number }> {
-  const res = await tk.request('POST', '/bpmn/definitions', { raw: xml, contentType: 'application/octet-stream', ...(token ? { token } : {}) });
+export async function deploy(
+  tk: TestKernel,
+  xml: string,
+  token?: string,
+): Promise<{ key: string; process_id: string; version: number }> {
+  const res = await tk.request('POST', '/bpmn/definitions', {
+    raw: xml,
+    contentType: 'application/octet-stream',
+    ...(token ? { token } : {}),
+  });
   if (res.status !== 201) throw new Error(`deploy failed: ${res.status} ${res.text}`);
   return res.body;
 }
@@ -137,4 +161,34 @@ export function openTask(instance: any, activityId: string): string {
   const task = instance.tasks.find((t: any) => t.activity_id === activityId && t.state === 'open');
   if (!task) throw new Error(`no open task at ${activityId}: ${JSON.stringify(instance.tasks)}`);
   return task.id;
+}
+
+/** A service task run by a job worker (Zeebe's taskDefinition), its BPMN error caught by a boundary event into a user task. */
+export const jobXml = (processId: string, type = 'charge') =>
+  wrap(
+    `<process id="${processId}" isExecutable="true">
+  <startEvent id="start"/>
+  <sequenceFlow id="f1" sourceRef="start" targetRef="charge"/>
+  <serviceTask id="charge" name="Charge card">
+    <extensionElements><zeebe:taskDefinition type="${type}" retries="3"/></extensionElements>
+  </serviceTask>
+  <boundaryEvent id="declined" attachedToRef="charge"><errorEventDefinition errorRef="declinedError"/></boundaryEvent>
+  <sequenceFlow id="f2" sourceRef="charge" targetRef="end"/>
+  <sequenceFlow id="f3" sourceRef="declined" targetRef="handle"/>
+  <userTask id="handle" name="Handle declined card"/>
+  <sequenceFlow id="f4" sourceRef="handle" targetRef="end2"/>
+  <endEvent id="end"/>
+  <endEvent id="end2"/>
+</process>`,
+    `<error id="declinedError" errorCode="DECLINED"/>`,
+  ).replace('xmlns:rt="urn:runtime"', 'xmlns:rt="urn:runtime" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"');
+
+/** fetch-and-lock as a worker does it. */
+export async function fetchJobs(
+  tk: TestKernel,
+  body: { worker_id: string; types: string[]; max_jobs?: number; lock_duration_ms?: number; wait_ms?: number },
+): Promise<any[]> {
+  const res = await tk.request('POST', '/bpmn/jobs/fetch-and-lock', { body });
+  if (res.status !== 200) throw new Error(`fetch-and-lock failed: ${res.status} ${res.text}`);
+  return res.body.items;
 }

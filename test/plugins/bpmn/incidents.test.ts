@@ -6,7 +6,11 @@ describe('bpmn: service and script tasks, incidents and replay', function () {
   this.timeout(120_000);
   let tk: TestKernel;
   before(async () => {
-    tk = await startKernel({ plugins: ['system', 'audit', 'logs', 'streams', 'bpmn'], auth: { mode: 'none' }, settings: { bpmn: { retries: 1 } } });
+    tk = await startKernel({
+      plugins: ['system', 'audit', 'logs', 'streams', 'bpmn'],
+      auth: { mode: 'none' },
+      settings: { bpmn: { retries: 1 } },
+    });
   });
   after(() => tk?.close());
 
@@ -19,18 +23,24 @@ describe('bpmn: service and script tasks, incidents and replay', function () {
     expect(started.incidents[0].message).to.match(/No stream "later-stream"/);
     const listed = await tk.request('GET', `/bpmn/incidents?instance_id=${started.id}`);
     expect(listed.body.items.map((i: any) => i.id)).to.deep.equal([started.incidents[0].id]);
-    expect((await tk.request('GET', '/bpmn/instances?state=incident')).body.items.map((i: any) => i.id)).to.include(started.id);
+    expect((await tk.request('GET', '/bpmn/instances?state=incident')).body.items.map((i: any) => i.id)).to.include(
+      started.id,
+    );
     const logs = await tk.request('GET', '/logs?source=bpmn');
     expect(JSON.stringify(logs.body)).to.match(/Incident on instance/);
 
-    expect((await tk.request('POST', '/streams', { body: { id: 'later-stream', name: 'later' } })).status).to.equal(201);
+    expect((await tk.request('POST', '/streams', { body: { id: 'later-stream', name: 'later' } })).status).to.equal(
+      201,
+    );
     const resolved = await tk.request('POST', `/bpmn/incidents/${started.incidents[0].id}/resolve`, { body: {} });
     expect(resolved.status, resolved.text).to.equal(200);
     expect(resolved.body.state).to.equal('active');
     expect(resolved.body.activities.map((a: any) => a.activity_id)).to.deep.equal(['after']);
     expect(resolved.body.incidents[0].state).to.equal('resolved');
     expect((await tk.request('GET', '/streams/later-stream/messages')).body.items).to.have.length(1);
-    expect((await tk.request('POST', `/bpmn/incidents/${started.incidents[0].id}/resolve`, { body: {} })).status).to.equal(409);
+    expect(
+      (await tk.request('POST', `/bpmn/incidents/${started.incidents[0].id}/resolve`, { body: {} })).status,
+    ).to.equal(409);
   });
 
   it('routes a failing service task to its error boundary event instead of an incident', async () => {
@@ -42,7 +52,10 @@ describe('bpmn: service and script tasks, incidents and replay', function () {
   });
 
   it('runs a script task in the sandbox: its result becomes variables', async () => {
-    await deploy(tk, scriptXml('script-ok', 'result = { total: variables.price * variables.qty, seen: typeof require }'));
+    await deploy(
+      tk,
+      scriptXml('script-ok', 'result = { total: variables.price * variables.qty, seen: typeof require }'),
+    );
     const started = await startInstance(tk, { process_id: 'script-ok', variables: { price: 3, qty: 4 } });
     expect(started.state, JSON.stringify(started.incidents)).to.equal('active');
     expect(started.variables).to.deep.equal({ price: 3, qty: 4, total: 12, seen: 'undefined' });
@@ -66,14 +79,18 @@ describe('bpmn: service and script tasks, incidents and replay', function () {
     expect(cancelled.status).to.equal(200);
     expect(cancelled.body.state).to.equal('cancelled');
     expect(cancelled.body.tasks.map((t: any) => t.state)).to.deep.equal(['cancelled']);
-    expect((await tk.request('POST', `/bpmn/tasks/${openTask(started, 'after')}/complete`, { body: {} })).status).to.equal(409);
+    expect(
+      (await tk.request('POST', `/bpmn/tasks/${openTask(started, 'after')}/complete`, { body: {} })).status,
+    ).to.equal(409);
     expect((await tk.request('POST', `/bpmn/instances/${started.id}/cancel`, { body: {} })).status).to.equal(409);
   });
 
   it('replays an instance as a new one, from the start or from an activity it waited at, leaving the original unchanged', async () => {
     await deploy(tk, scriptXml('replayed', 'result = { doubled: variables.n * 2 }'));
     const original = await startInstance(tk, { process_id: 'replayed', variables: { n: 5 } });
-    const finished = await tk.request('POST', `/bpmn/tasks/${openTask(original, 'after')}/complete`, { body: { variables: { note: 'done' } } });
+    const finished = await tk.request('POST', `/bpmn/tasks/${openTask(original, 'after')}/complete`, {
+      body: { variables: { note: 'done' } },
+    });
     expect(finished.body.state).to.equal('completed');
     const before = (await tk.request('GET', `/bpmn/instances/${original.id}`)).body;
 
@@ -83,16 +100,25 @@ describe('bpmn: service and script tasks, incidents and replay', function () {
     expect(fromStart.body.id).to.not.equal(original.id);
     expect(fromStart.body.variables).to.deep.equal({ n: 5, doubled: 10 });
 
-    const fromTask = await tk.request('POST', `/bpmn/instances/${original.id}/replay`, { body: { from_activity: 'after' } });
+    const fromTask = await tk.request('POST', `/bpmn/instances/${original.id}/replay`, {
+      body: { from_activity: 'after' },
+    });
     expect(fromTask.status, fromTask.text).to.equal(201);
     expect(fromTask.body).to.include({ replay_of: original.id, replay_from: 'after', state: 'active' });
     expect(fromTask.body.variables).to.deep.equal({ n: 5, doubled: 10 });
     expect(fromTask.body.activities.map((a: any) => a.activity_id)).to.deep.equal(['after']);
-    const replayDone = await tk.request('POST', `/bpmn/tasks/${openTask(fromTask.body, 'after')}/complete`, { body: { variables: { note: 'again' } } });
+    const replayDone = await tk.request('POST', `/bpmn/tasks/${openTask(fromTask.body, 'after')}/complete`, {
+      body: { variables: { note: 'again' } },
+    });
     expect(replayDone.body.state).to.equal('completed');
 
-    expect((await tk.request('POST', `/bpmn/instances/${original.id}/replay`, { body: { from_activity: 'calc' } })).status).to.equal(400);
-    expect((await tk.request('POST', `/bpmn/instances/${original.id}/replay`, { body: { from_activity: 'nowhere' } })).status).to.equal(400);
+    expect(
+      (await tk.request('POST', `/bpmn/instances/${original.id}/replay`, { body: { from_activity: 'calc' } })).status,
+    ).to.equal(400);
+    expect(
+      (await tk.request('POST', `/bpmn/instances/${original.id}/replay`, { body: { from_activity: 'nowhere' } }))
+        .status,
+    ).to.equal(400);
     const after = (await tk.request('GET', `/bpmn/instances/${original.id}`)).body;
     expect(after).to.deep.equal(before);
   });

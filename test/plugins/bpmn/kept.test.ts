@@ -4,7 +4,8 @@ import { closeSharingSchema, onPostgres, startKernel, type TestKernel } from '..
 import { deploy, openTask, simpleUserTaskXml, startInstance, wrap } from './fixtures.js';
 
 /** Two user tasks on parallel branches, joined before the end: completing one leaves the other open. */
-const twoTasksXml = (processId: string): string => wrap(`<process id="${processId}" isExecutable="true">
+const twoTasksXml = (processId: string): string =>
+  wrap(`<process id="${processId}" isExecutable="true">
   <startEvent id="start"/>
   <sequenceFlow id="f1" sourceRef="start" targetRef="fork"/>
   <parallelGateway id="fork"/>
@@ -51,7 +52,9 @@ describe('bpmn: completing a task with a kept engine', function () {
   it('writes once, without locking, when the kernel kept the engine', async () => {
     const started = await startInstance(tk, { process_id: 'kept-simple' });
     const sql = await statementsOf(async () => {
-      const done = await tk.request('POST', `/bpmn/tasks/${openTask(started, 'task')}/complete`, { body: { variables: { ok: true } } });
+      const done = await tk.request('POST', `/bpmn/tasks/${openTask(started, 'task')}/complete`, {
+        body: { variables: { ok: true } },
+      });
       expect(done.status, done.text).to.equal(200);
       expect(done.body.state).to.equal('completed');
     });
@@ -68,12 +71,16 @@ describe('bpmn: completing a task with a kept engine', function () {
     for (let i = 0; i < 5; i++) {
       const started = await startInstance(tk, { process_id: 'kept-simple' });
       const task = openTask(started, 'task');
-      const results = await Promise.all(['x', 'y'].map((by) => tk.request('POST', `/bpmn/tasks/${task}/complete`, { body: { variables: { by } } })));
+      const results = await Promise.all(
+        ['x', 'y'].map((by) => tk.request('POST', `/bpmn/tasks/${task}/complete`, { body: { variables: { by } } })),
+      );
       expect(results.map((r) => r.status).sort()).to.deep.equal([200, 409]);
       const winner = results.find((r) => r.status === 200)!;
       const knex = tk.kernel.database.knex;
       expect(await knex('bpmn_history').where({ instance_id: started.id, activity_id: 'end' })).to.have.length(1);
-      expect((await knex('bpmn_tasks').where({ id: task }).first()).variables).to.deep.equal(winner.body.variables.by === 'x' ? { by: 'x' } : { by: 'y' });
+      expect((await knex('bpmn_tasks').where({ id: task }).first()).variables).to.deep.equal(
+        winner.body.variables.by === 'x' ? { by: 'x' } : { by: 'y' },
+      );
     }
   });
 
@@ -109,10 +116,12 @@ describe('bpmn: completing a task with a kept engine', function () {
     expect((await knex('bpmn_instances').where({ id: started.id }).first()).revision).to.equal(4);
     expect(last.body.variables).to.deep.equal({ a: 1, b: 2 });
     expect(await knex('bpmn_history').where({ instance_id: started.id, activity_id: 'end' })).to.have.length(1);
-    expect((await knex('bpmn_tasks').where({ instance_id: started.id }).select('state')).map((t: any) => t.state)).to.deep.equal(['completed', 'completed']);
+    expect(
+      (await knex('bpmn_tasks').where({ instance_id: started.id }).select('state')).map((t: any) => t.state),
+    ).to.deep.equal(['completed', 'completed']);
   });
 
-  describe('with a second kernel on the same database', function () {
+  describe('with a second kernel on the same database', () => {
     const schema = `t_bpmnk_${randomBytes(5).toString('hex')}`;
     let a: TestKernel;
     let b: TestKernel;
@@ -126,20 +135,29 @@ describe('bpmn: completing a task with a kept engine', function () {
       await closeSharingSchema(schema, a, b);
     });
 
-    it('does not let a stale kept engine undo the other kernel\'s completion', async () => {
+    it("does not let a stale kept engine undo the other kernel's completion", async () => {
       await deploy(a, twoTasksXml('kept-cluster'));
       const started = await startInstance(a, { process_id: 'kept-cluster' });
       // b completes the first task; a still keeps the engine from before it.
-      const byB = await b.request('POST', `/bpmn/tasks/${openTask(started, 'first')}/complete`, { body: { variables: { a: 1 } } });
+      const byB = await b.request('POST', `/bpmn/tasks/${openTask(started, 'first')}/complete`, {
+        body: { variables: { a: 1 } },
+      });
       expect(byB.status, byB.text).to.equal(200);
-      const byA = await a.request('POST', `/bpmn/tasks/${openTask(started, 'second')}/complete`, { body: { variables: { b: 2 } } });
+      const byA = await a.request('POST', `/bpmn/tasks/${openTask(started, 'second')}/complete`, {
+        body: { variables: { b: 2 } },
+      });
       expect(byA.status, byA.text).to.equal(200);
       expect(byA.body.state).to.equal('completed');
       expect((await a.kernel.database.knex('bpmn_instances').where({ id: started.id }).first()).revision).to.equal(3);
       expect(byA.body.variables).to.deep.equal({ a: 1, b: 2 });
-      const history = await a.kernel.database.knex('bpmn_history').where({ instance_id: started.id }).select('activity_id', 'outcome');
+      const history = await a.kernel.database
+        .knex('bpmn_history')
+        .where({ instance_id: started.id })
+        .select('activity_id', 'outcome');
       expect(history.filter((h: any) => h.activity_id === 'end')).to.have.length(1);
-      expect(history.filter((h: any) => h.activity_id === 'first' || h.activity_id === 'second').map((h: any) => h.outcome)).to.deep.equal(['completed', 'completed']);
+      expect(
+        history.filter((h: any) => h.activity_id === 'first' || h.activity_id === 'second').map((h: any) => h.outcome),
+      ).to.deep.equal(['completed', 'completed']);
     });
   });
 });

@@ -18,10 +18,20 @@ describe('bpmn: an instance survives a SIGKILL of its kernel process', function 
   const dataDir = freshDataDir();
 
   const spawnKernel = async (): Promise<RunningServer> => {
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', RUNTIME_PROFILE: 'local', RUNTIME_AUTH_MODE: 'none', RUNTIME_LOG_LEVEL: 'info', RUNTIME_PLUGINS: 'system,audit,logs,streams,bpmn', RUNTIME_DATA_DIR: dataDir };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: '0',
+      RUNTIME_PROFILE: 'local',
+      RUNTIME_AUTH_MODE: 'none',
+      RUNTIME_LOG_LEVEL: 'info',
+      RUNTIME_PLUGINS: 'system,audit,logs,streams,bpmn',
+      RUNTIME_DATA_DIR: dataDir,
+    };
     if (database) env.DATABASE_URL = database.url;
     else delete env.DATABASE_URL;
-    const server = await untilServing(spawnProcess(process.execPath, [join(PROJECT_ROOT, 'dist', 'kernel', 'main.js')], env));
+    const server = await untilServing(
+      spawnProcess(process.execPath, [join(PROJECT_ROOT, 'dist', 'kernel', 'main.js')], env),
+    );
     pid = server.pid;
     return server;
   };
@@ -42,10 +52,26 @@ describe('bpmn: an instance survives a SIGKILL of its kernel process', function 
 
   it('continues a user task and fires a timer that came due while killed', async () => {
     let server = await spawnKernel();
-    const call = (method: string, path: string, options: Parameters<typeof request>[3] = {}) => request(server.url, method, path, options);
-    expect((await call('POST', '/bpmn/definitions', { raw: simpleUserTaskXml('killed-task'), contentType: 'application/octet-stream' })).status).to.equal(201);
-    expect((await call('POST', '/bpmn/definitions', { raw: timerXml('killed-timer', 'PT2S'), contentType: 'application/octet-stream' })).status).to.equal(201);
-    const task = (await call('POST', '/bpmn/instances', { body: { process_id: 'killed-task', variables: { a: 1 } } })).body;
+    const call = (method: string, path: string, options: Parameters<typeof request>[3] = {}) =>
+      request(server.url, method, path, options);
+    expect(
+      (
+        await call('POST', '/bpmn/definitions', {
+          raw: simpleUserTaskXml('killed-task'),
+          contentType: 'application/octet-stream',
+        })
+      ).status,
+    ).to.equal(201);
+    expect(
+      (
+        await call('POST', '/bpmn/definitions', {
+          raw: timerXml('killed-timer', 'PT2S'),
+          contentType: 'application/octet-stream',
+        })
+      ).status,
+    ).to.equal(201);
+    const task = (await call('POST', '/bpmn/instances', { body: { process_id: 'killed-task', variables: { a: 1 } } }))
+      .body;
     const timer = (await call('POST', '/bpmn/instances', { body: { process_id: 'killed-timer' } })).body;
     expect(task.state).to.equal('active');
     expect(timer.activities[0]).to.include({ activity_id: 'wait', kind: 'timer' });
@@ -53,7 +79,9 @@ describe('bpmn: an instance survives a SIGKILL of its kernel process', function 
     await new Promise((r) => setTimeout(r, 2500));
 
     server = await spawnKernel();
-    const done = await call('POST', `/bpmn/tasks/${openTask(task, 'task')}/complete`, { body: { variables: { b: 2 } } });
+    const done = await call('POST', `/bpmn/tasks/${openTask(task, 'task')}/complete`, {
+      body: { variables: { b: 2 } },
+    });
     expect(done.status, done.text).to.equal(200);
     expect(done.body.state).to.equal('completed');
     expect(done.body.variables).to.deep.equal({ a: 1, b: 2 });

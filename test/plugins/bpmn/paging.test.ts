@@ -13,13 +13,17 @@ describe('bpmn: GET /bpmn/instances pages with a body cursor', function () {
 
   it('sees every instance that existed before paging exactly once while others start', async () => {
     const existing: string[] = [];
-    for (let i = 0; i < 25; i++) existing.push((await startInstance(tk, { process_id: 'paged', business_key: `b${i % 3}` })).id);
+    for (let i = 0; i < 25; i++)
+      existing.push((await startInstance(tk, { process_id: 'paged', business_key: `b${i % 3}` })).id);
     const seen: string[] = [];
     let cursor: string | undefined;
     let pages = 0;
     const starting: Array<Promise<unknown>> = [];
     do {
-      const res = await tk.request('GET', `/bpmn/instances?process_id=paged&limit=4${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const res = await tk.request(
+        'GET',
+        `/bpmn/instances?process_id=paged&limit=4${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       expect(res.status, res.text).to.equal(200);
       expect(res.headers.get('x-next-cursor')).to.equal(null);
       expect(res.body.items.length).to.be.at.most(4);
@@ -39,7 +43,10 @@ describe('bpmn: GET /bpmn/instances pages with a body cursor', function () {
     const b1 = await tk.request('GET', '/bpmn/instances?process_id=paged&business_key=b1&limit=2');
     expect(b1.body.items.every((i: any) => i.business_key === 'b1')).to.equal(true);
     expect(b1.body.next_cursor).to.be.a('string');
-    const other = await tk.request('GET', `/bpmn/instances?process_id=paged&business_key=b2&cursor=${encodeURIComponent(b1.body.next_cursor)}`);
+    const other = await tk.request(
+      'GET',
+      `/bpmn/instances?process_id=paged&business_key=b2&cursor=${encodeURIComponent(b1.body.next_cursor)}`,
+    );
     expect(other.status).to.equal(400);
     const active = await tk.request('GET', '/bpmn/instances?state=completed&process_id=paged');
     expect(active.body.items).to.deep.equal([]);
@@ -61,7 +68,14 @@ describe('bpmn: GET /bpmn/instances pages with a body cursor', function () {
     const one = await startInstance(tk, { process_id: 'paged' });
     const knex = tk.kernel.database.knex;
     const template = await knex('bpmn_instances').where({ id: one.id }).first();
-    const rows = Array.from({ length: 520 }, (_, i) => ({ ...template, waiting: JSON.stringify(template.waiting), variables: JSON.stringify(template.variables), id: `bpi_zz${String(i).padStart(6, '0')}bulk`, process_id: 'bulk', state: 'completed' }));
+    const rows = Array.from({ length: 520 }, (_, i) => ({
+      ...template,
+      waiting: JSON.stringify(template.waiting),
+      variables: JSON.stringify(template.variables),
+      id: `bpi_zz${String(i).padStart(6, '0')}bulk`,
+      process_id: 'bulk',
+      state: 'completed',
+    }));
     for (let i = 0; i < rows.length; i += 100) await knex('bpmn_instances').insert(rows.slice(i, i + 100));
     const byDefault = await tk.request('GET', '/bpmn/instances?process_id=bulk');
     expect(byDefault.body.items).to.have.length(100);
@@ -69,7 +83,10 @@ describe('bpmn: GET /bpmn/instances pages with a body cursor', function () {
     expect(clamped.status).to.equal(200);
     expect(clamped.body.items).to.have.length(500);
     expect(clamped.body.next_cursor).to.be.a('string');
-    const rest = await tk.request('GET', `/bpmn/instances?process_id=bulk&limit=1000&cursor=${encodeURIComponent(clamped.body.next_cursor)}`);
+    const rest = await tk.request(
+      'GET',
+      `/bpmn/instances?process_id=bulk&limit=1000&cursor=${encodeURIComponent(clamped.body.next_cursor)}`,
+    );
     expect(rest.body.items).to.have.length(20);
     expect(rest.body.next_cursor).to.equal(undefined);
   });

@@ -4,8 +4,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onPostgres, startKernel, type TestKernel } from '../../support/kernel.js';
-import { within } from '../../support/process.js';
-import { boundaryTimerXml, deploy, messageXml, openTask, serviceXml, simpleUserTaskXml, startInstance, timerXml } from './fixtures.js';
+import {
+  boundaryTimerXml,
+  deploy,
+  messageXml,
+  openTask,
+  serviceXml,
+  simpleUserTaskXml,
+  startInstance,
+  timerXml,
+} from './fixtures.js';
+import { until } from '../../support/poll.js';
 
 const PLUGINS = ['system', 'audit', 'logs', 'streams', 'bpmn'];
 
@@ -20,7 +29,15 @@ describe('bpmn: instances resume on a new kernel after a restart', function () {
   let tk: TestKernel | undefined;
 
   const boot = async (): Promise<TestKernel> => {
-    tk = await startKernel({ plugins: PLUGINS, auth: { mode: 'none' }, settings: { bpmn: { timer_interval_ms: 100 } }, ...(onPostgres ? {} : { database: { data_dir: dataDir } }) }, onPostgres ? { schema } : {});
+    tk = await startKernel(
+      {
+        plugins: PLUGINS,
+        auth: { mode: 'none' },
+        settings: { bpmn: { timer_interval_ms: 100 } },
+        ...(onPostgres ? {} : { database: { data_dir: dataDir } }),
+      },
+      onPostgres ? { schema } : {},
+    );
     return tk;
   };
   const restart = async (pauseMs = 0): Promise<TestKernel> => {
@@ -35,7 +52,8 @@ describe('bpmn: instances resume on a new kernel after a restart', function () {
     await boot();
   });
   after(async () => {
-    if (onPostgres && tk) await tk.kernel.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]).catch(() => undefined);
+    if (onPostgres && tk)
+      await tk.kernel.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]).catch(() => undefined);
     await tk?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -44,7 +62,9 @@ describe('bpmn: instances resume on a new kernel after a restart', function () {
     await deploy(tk!, simpleUserTaskXml('restart-task'));
     const started = await startInstance(tk!, { process_id: 'restart-task', variables: { n: 1 } });
     await restart();
-    const done = await tk!.request('POST', `/bpmn/tasks/${openTask(started, 'task')}/complete`, { body: { variables: { m: 2 } } });
+    const done = await tk!.request('POST', `/bpmn/tasks/${openTask(started, 'task')}/complete`, {
+      body: { variables: { m: 2 } },
+    });
     expect(done.status, done.text).to.equal(200);
     expect(done.body).to.include({ state: 'completed' });
     expect(done.body.variables).to.deep.equal({ n: 1, m: 2 });
@@ -59,7 +79,7 @@ describe('bpmn: instances resume on a new kernel after a restart', function () {
     tk = undefined;
     await new Promise((r) => setTimeout(r, 1500));
     await boot();
-    expect(await within(20_000, async () => (await instance(started.id)).activities?.[0]?.activity_id === 'after')).to.equal(true);
+    await until(async () => (await instance(started.id)).activities?.[0]?.activity_id === 'after', 20_000);
     const now = await instance(started.id);
     expect(now.history.filter((h: any) => h.activity_id === 'wait')).to.have.length(1);
     expect(now.history.find((h: any) => h.activity_id === 'wait').outcome).to.equal('completed');
@@ -70,7 +90,7 @@ describe('bpmn: instances resume on a new kernel after a restart', function () {
     const started = await startInstance(tk!, { process_id: 'restart-boundary' });
     const review = openTask(started, 'review');
     await restart(1200);
-    expect(await within(20_000, async () => (await instance(started.id)).tasks?.some((t: any) => t.activity_id === 'escalate'))).to.equal(true);
+    await until(async () => (await instance(started.id)).tasks?.some((t: any) => t.activity_id === 'escalate'), 20_000);
     const now = await instance(started.id);
     expect(now.tasks.find((t: any) => t.id === review).state).to.equal('cancelled');
     const late = await tk!.request('POST', `/bpmn/tasks/${review}/complete`, { body: {} });
@@ -81,18 +101,34 @@ describe('bpmn: instances resume on a new kernel after a restart', function () {
 
   it('correlates a message on the next kernel', async () => {
     await deploy(tk!, messageXml('restart-message'));
-    const started = await startInstance(tk!, { process_id: 'restart-message', variables: { order_id: 'R-1' }, business_key: 'rk' });
+    const started = await startInstance(tk!, {
+      process_id: 'restart-message',
+      variables: { order_id: 'R-1' },
+      business_key: 'rk',
+    });
     await restart();
-    expect((await tk!.request('POST', '/bpmn/messages', { body: { name: 'payment-received', correlation_key: 'R-1' } })).body.correlated).to.equal(1);
+    expect(
+      (await tk!.request('POST', '/bpmn/messages', { body: { name: 'payment-received', correlation_key: 'R-1' } })).body
+        .correlated,
+    ).to.equal(1);
     await restart();
-    expect((await tk!.request('POST', '/bpmn/messages', { body: { name: 'shipped', correlation_key: 'rk' } })).body.correlated).to.equal(1);
+    expect(
+      (await tk!.request('POST', '/bpmn/messages', { body: { name: 'shipped', correlation_key: 'rk' } })).body
+        .correlated,
+    ).to.equal(1);
     expect((await instance(started.id)).state).to.equal('completed');
   });
 
   it('publishes a service task to a stream and continues after a restart', async () => {
-    expect((await tk!.request('POST', '/streams', { body: { id: 'restart-orders', name: 'orders' } })).status).to.equal(201);
+    expect((await tk!.request('POST', '/streams', { body: { id: 'restart-orders', name: 'orders' } })).status).to.equal(
+      201,
+    );
     await deploy(tk!, serviceXml('restart-service', 'stream:restart-orders'));
-    const started = await startInstance(tk!, { process_id: 'restart-service', variables: { item: 'book' }, business_key: 'o-7' });
+    const started = await startInstance(tk!, {
+      process_id: 'restart-service',
+      variables: { item: 'book' },
+      business_key: 'o-7',
+    });
     const messages = (await tk!.request('GET', '/streams/restart-orders/messages')).body.items;
     expect(messages).to.have.length(1);
     expect(messages[0]).to.include({ key: 'o-7' });

@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import { startKernel, type TestKernel } from '../../support/kernel.js';
-import { EnginePool } from '../../../plugins/bpmn/engine-pool.js';
+import { EnginePool } from '../../../plugins/bpmn/main-engine-pool.js';
 import { deploy, loopXml, openTask, simpleUserTaskXml, startInstance, wrap } from './fixtures.js';
 
 /** A user task, then a loop without a wait state: completing the task keeps the engine busy until max_steps stops it. */
-const taskThenLoopXml = (processId: string): string => wrap(`<process id="${processId}" isExecutable="true">
+const taskThenLoopXml = (processId: string): string =>
+  wrap(`<process id="${processId}" isExecutable="true">
   <startEvent id="start"/>
   <sequenceFlow id="f0" sourceRef="start" targetRef="task"/>
   <userTask id="task"/>
@@ -31,7 +32,11 @@ describe('bpmn: engines in worker threads', function () {
   let pool: EnginePool;
   before(async () => {
     const earlier = new Set(EnginePool.open);
-    tk = await startKernel({ plugins: ['system', 'audit', 'logs', 'bpmn'], auth: { mode: 'none' }, settings: { bpmn: { engine_threads: 1, max_steps: 2000 } } });
+    tk = await startKernel({
+      plugins: ['system', 'audit', 'logs', 'bpmn'],
+      auth: { mode: 'none' },
+      settings: { bpmn: { engine_threads: 1, max_steps: 2000 } },
+    });
     pool = [...EnginePool.open].find((p) => !earlier.has(p))!;
     expect(pool, 'the kernel has an engine pool').to.not.equal(undefined);
     await deploy(tk, loopXml('threads-loop'));
@@ -78,7 +83,9 @@ describe('bpmn: engines in worker threads', function () {
   it('continues an instance whose kept engine died with its thread', async () => {
     const started = await startInstance(tk, { process_id: 'threads-simple' });
     await pool.worker(0).terminate();
-    const done = await tk.request('POST', `/bpmn/tasks/${openTask(started, 'task')}/complete`, { body: { variables: { ok: true } } });
+    const done = await tk.request('POST', `/bpmn/tasks/${openTask(started, 'task')}/complete`, {
+      body: { variables: { ok: true } },
+    });
     expect(done.status, done.text).to.equal(200);
     expect(done.body.state).to.equal('completed');
     expect(done.body.variables).to.deep.equal({ ok: true });
@@ -88,7 +95,11 @@ describe('bpmn: engines in worker threads', function () {
 
   it('runs every engine on the main thread with engine_threads 0', async () => {
     const earlier = new Set(EnginePool.open);
-    const other = await startKernel({ plugins: ['system', 'audit', 'logs', 'bpmn'], auth: { mode: 'none' }, settings: { bpmn: { engine_threads: 0 } } });
+    const other = await startKernel({
+      plugins: ['system', 'audit', 'logs', 'bpmn'],
+      auth: { mode: 'none' },
+      settings: { bpmn: { engine_threads: 0 } },
+    });
     try {
       expect([...EnginePool.open].filter((p) => !earlier.has(p))).to.deep.equal([]);
       await deploy(other, simpleUserTaskXml('threads-main'));

@@ -49,8 +49,19 @@ describe('codecs: extension points', function () {
   const streams = streamsStandIn();
 
   before(async () => {
-    tk = await startKernel({ plugins: ['system', 'codecs', ROT13_FIXTURE], auth: { mode: 'none' } }, { plugins: [streams.plugin] });
-    for (const body of [{ id: 'secret', name: 'secret', kind: 'rot13' }, { id: 'orders', name: 'orders', kind: 'json', schema: { type: 'object', required: ['n'], properties: { n: { type: 'integer' } } } }]) {
+    tk = await startKernel(
+      { plugins: ['system', 'codecs', ROT13_FIXTURE], auth: { mode: 'none' } },
+      { plugins: [streams.plugin] },
+    );
+    for (const body of [
+      { id: 'secret', name: 'secret', kind: 'rot13' },
+      {
+        id: 'orders',
+        name: 'orders',
+        kind: 'json',
+        schema: { type: 'object', required: ['n'], properties: { n: { type: 'integer' } } },
+      },
+    ]) {
       const res = await tk.request('POST', '/codecs', { body });
       expect(res.status, res.text).to.equal(201);
     }
@@ -60,7 +71,12 @@ describe('codecs: extension points', function () {
   describe('codecs.kinds: a third party adds a kind', () => {
     it('lists the contributed kind with the plugin that gave it', async () => {
       const res = await tk.request('GET', '/codec-kinds');
-      expect(res.body.items.find((k: any) => k.kind === 'rot13')).to.deep.equal({ kind: 'rot13', plugin: 'rot13-kind', schema_schema: null, schema_evolution: false });
+      expect(res.body.items.find((k: any) => k.kind === 'rot13')).to.deep.equal({
+        kind: 'rot13',
+        plugin: 'rot13-kind',
+        schema_schema: null,
+        schema_evolution: false,
+      });
     });
 
     it('round-trips through the contributed kind over HTTP', async () => {
@@ -70,21 +86,31 @@ describe('codecs: extension points', function () {
       expect((await decode(tk, 'secret', encoded.bytes)).body).to.deep.equal({ value: 'Hello, World' });
     });
 
-    it('turns the kind\'s own errors into 400s naming the problem', async () => {
+    it("turns the kind's own errors into 400s naming the problem", async () => {
       const bytes = await decode(tk, 'secret', Uint8Array.from([0xff, 0xfe]));
       expect(bytes.status).to.equal(400);
       expect(bytes.body.error.message).to.contain('the bytes are not UTF-8 text');
       const value = await encode(tk, 'secret', 13);
       expect(value.status).to.equal(400);
-      expect(value.body.error.details[0]).to.deep.equal({ in: 'body', pointer: '/value', message: 'a rot13 codec encodes a string' });
-      const schema = await tk.request('POST', '/codecs', { body: { name: 'with schema', kind: 'rot13', schema: { shift: 13 } } });
+      expect(value.body.error.details[0]).to.deep.equal({
+        in: 'body',
+        pointer: '/value',
+        message: 'a rot13 codec encodes a string',
+      });
+      const schema = await tk.request('POST', '/codecs', {
+        body: { name: 'with schema', kind: 'rot13', schema: { shift: 13 } },
+      });
       expect(schema.status).to.equal(400);
-      expect(schema.body.error.details[0]).to.deep.equal({ in: 'body', pointer: '/schema', message: 'rot13 codecs take no schema' });
+      expect(schema.body.error.details[0]).to.deep.equal({
+        in: 'body',
+        pointer: '/schema',
+        message: 'rot13 codecs take no schema',
+      });
     });
   });
 
   describe('streams.codecs: the resolver the streams plugin uses', () => {
-    it('resolves a tenant\'s codec by id into decode, encode and content type', async () => {
+    it("resolves a tenant's codec by id into decode, encode and content type", async () => {
       const codec = await streams.resolver().resolve(tk.kernel.database.knex, 'default', 'orders');
       expect(codec?.contentType).to.match(/^application\/json/);
       const bytes = codec!.encode({ n: 3 });
@@ -94,7 +120,7 @@ describe('codecs: extension points', function () {
       expect(rot!.decode(rot!.encode('abc'))).to.equal('abc');
     });
 
-    it('answers undefined for a codec the tenant does not have, another tenant\'s included', async () => {
+    it("answers undefined for a codec the tenant does not have, another tenant's included", async () => {
       expect(await streams.resolver().resolve(tk.kernel.database.knex, 'default', 'missing')).to.equal(undefined);
       expect(await streams.resolver().resolve(tk.kernel.database.knex, 'other', 'orders')).to.equal(undefined);
     });
@@ -117,11 +143,26 @@ describe('codecs: kinds at boot', function () {
       id: 'rot13-twin',
       manifest: { id: 'rot13-twin', version: '1.0.0', summary: 'gives rot13 again', routes: [] },
       deps: {},
-      setup: () => ({ handlers: {}, contributions: [{ point: extensionPoint('codecs.kinds'), value: { kind: 'rot13', schemaSchema: null, compile: () => ({ contentType: 'x', decode: () => '', encode: () => new Uint8Array() }) } }] }),
+      setup: () => ({
+        handlers: {},
+        contributions: [
+          {
+            point: extensionPoint('codecs.kinds'),
+            value: {
+              kind: 'rot13',
+              schemaSchema: null,
+              compile: () => ({ contentType: 'x', decode: () => '', encode: () => new Uint8Array() }),
+            },
+          },
+        ],
+      }),
     });
     let failure = '';
     try {
-      const tk = await startKernel({ plugins: ['system', 'codecs', ROT13_FIXTURE], auth: { mode: 'none' } }, { plugins: [twin] });
+      const tk = await startKernel(
+        { plugins: ['system', 'codecs', ROT13_FIXTURE], auth: { mode: 'none' } },
+        { plugins: [twin] },
+      );
       await tk.close();
     } catch (error) {
       failure = String(error);

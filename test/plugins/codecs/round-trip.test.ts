@@ -12,13 +12,18 @@ interface KindCase {
   misfit?: { value: unknown; pointer: string };
 }
 
-const PROTO = 'syntax = "proto3";\npackage shop;\nmessage Order {\n  string id = 1;\n  int64 amount = 2;\n  repeated string tags = 3;\n}\n';
+const PROTO =
+  'syntax = "proto3";\npackage shop;\nmessage Order {\n  string id = 1;\n  int64 amount = 2;\n  repeated string tags = 3;\n}\n';
 
 /** One codec of every built-in kind, with a value, bytes that do not decode and a value that does not fit. */
 const CASES: KindCase[] = [
   {
     kind: 'json',
-    schema: { type: 'object', required: ['n'], properties: { n: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } } } },
+    schema: {
+      type: 'object',
+      required: ['n'],
+      properties: { n: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } } },
+    },
     value: { n: 7, tags: ['a', 'ü'] },
     malformed: { bytes: [...Buffer.from('{"n": 7')], message: /JSON/i },
     misfit: { value: { n: 'seven' }, pointer: '/value/n' },
@@ -32,13 +37,23 @@ const CASES: KindCase[] = [
   {
     kind: 'csv',
     schema: { delimiter: ';', header: true, columns: ['sku', 'qty'] },
-    value: [{ sku: 'A-1', qty: '2' }, { sku: 'B;2', qty: '5' }],
+    value: [
+      { sku: 'A-1', qty: '2' },
+      { sku: 'B;2', qty: '5' },
+    ],
     malformed: { bytes: [...Buffer.from('sku;qty\nA-1;2;3\n')], message: /line 2|fields/ },
     misfit: { value: [{ sku: 'A' }, { sku: 'B', colour: 'red' }], pointer: '/value/1/colour' },
   },
   {
     kind: 'avro',
-    schema: { type: 'record', name: 'Order', fields: [{ name: 'id', type: 'string' }, { name: 'amount', type: 'int' }] },
+    schema: {
+      type: 'record',
+      name: 'Order',
+      fields: [
+        { name: 'id', type: 'string' },
+        { name: 'amount', type: 'int' },
+      ],
+    },
     value: { id: 'o-1', amount: 1250 },
     malformed: { bytes: [0x06, 0x6f, 0x2d], message: /avro|remain|end/i },
     misfit: { value: { id: 'o-1', amount: 'lots' }, pointer: '/value/amount' },
@@ -68,7 +83,14 @@ describe('codecs: every kind round-trips over HTTP, and refuses what it cannot r
   before(async () => {
     tk = await startKernel({ plugins: ['system', 'codecs'], auth: { mode: 'none' } });
     for (const c of CASES) {
-      const res = await tk.request('POST', '/codecs', { body: { id: `rt-${c.kind}`, name: `Round trip ${c.kind}`, kind: c.kind, ...(c.schema !== undefined ? { schema: c.schema } : {}) } });
+      const res = await tk.request('POST', '/codecs', {
+        body: {
+          id: `rt-${c.kind}`,
+          name: `Round trip ${c.kind}`,
+          kind: c.kind,
+          ...(c.schema !== undefined ? { schema: c.schema } : {}),
+        },
+      });
       expect(res.status, `${c.kind}: ${res.text}`).to.equal(201);
     }
   });
@@ -107,7 +129,10 @@ describe('codecs: every kind round-trips over HTTP, and refuses what it cannot r
   }
 
   it('decodes an empty body as zero bytes (a text codec reads the empty string)', async () => {
-    const res = await tk.request('POST', '/codecs/rt-text/decode', { raw: Buffer.alloc(0), contentType: 'application/octet-stream' });
+    const res = await tk.request('POST', '/codecs/rt-text/decode', {
+      raw: Buffer.alloc(0),
+      contentType: 'application/octet-stream',
+    });
     expect(res.status, res.text).to.equal(200);
     expect(res.body).to.deep.equal({ value: '' });
   });
@@ -123,16 +148,30 @@ describe('codecs: every kind round-trips over HTTP, and refuses what it cannot r
   });
 
   it('refuses a schema the kind cannot compile with 400 naming the pointer, or the .proto line', async () => {
-    const avro = await tk.request('POST', '/codecs', { body: { name: 'bad avro', kind: 'avro', schema: { type: 'record', name: 'R', fields: [{ name: 'x', type: 'nope' }] } } });
+    const avro = await tk.request('POST', '/codecs', {
+      body: {
+        name: 'bad avro',
+        kind: 'avro',
+        schema: { type: 'record', name: 'R', fields: [{ name: 'x', type: 'nope' }] },
+      },
+    });
     expect(avro.status).to.equal(400);
     expect(avro.body.error.details[0].pointer).to.match(/^\/schema\/fields\/0/);
-    const proto = await tk.request('POST', '/codecs', { body: { name: 'bad proto', kind: 'protobuf', schema: { proto: 'syntax = "proto3";\nmessage M {\n  strin x = 1\n}\n', message: 'M' } } });
+    const proto = await tk.request('POST', '/codecs', {
+      body: {
+        name: 'bad proto',
+        kind: 'protobuf',
+        schema: { proto: 'syntax = "proto3";\nmessage M {\n  strin x = 1\n}\n', message: 'M' },
+      },
+    });
     expect(proto.status).to.equal(400);
     expect(proto.body.error.message).to.match(/line \d/);
     const text = await tk.request('POST', '/codecs', { body: { name: 'bad text', kind: 'text', schema: { any: 1 } } });
     expect(text.status).to.equal(400);
     expect(text.body.error.details[0].pointer).to.equal('/schema');
-    expect((await tk.kernel.database.knex('codecs').whereIn('name', ['bad avro', 'bad proto', 'bad text'])).length).to.equal(0);
+    expect(
+      (await tk.kernel.database.knex('codecs').whereIn('name', ['bad avro', 'bad proto', 'bad text'])).length,
+    ).to.equal(0);
   });
 
   it('refuses an unknown kind with 400 naming the known kinds', async () => {

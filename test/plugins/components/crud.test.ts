@@ -16,10 +16,18 @@ describe('components', () => {
 
   describe('POST /components', () => {
     it('derives the id from the name and stores the component', async () => {
-      const res = await tk.request('POST', '/components', { body: { type: 'passthrough', name: 'Billing Gateway (EU)', tags: ['eu', 'billing'], config: { replicas: 2 } } });
+      const res = await tk.request('POST', '/components', {
+        body: { type: 'passthrough', name: 'Billing Gateway (EU)', tags: ['eu', 'billing'], config: { replicas: 2 } },
+      });
       expect(res.status).to.equal(201);
       expect(res.headers.get('location')).to.equal('/components/billing-gateway-eu');
-      expect(res.body).to.include({ id: 'billing-gateway-eu', tenant_id: 'default', name: 'Billing Gateway (EU)', state: 'stopped', revision: 1 });
+      expect(res.body).to.include({
+        id: 'billing-gateway-eu',
+        tenant_id: 'default',
+        name: 'Billing Gateway (EU)',
+        state: 'running', // a processor is usable at once; stopping it holds the workflows that use it
+        revision: 1,
+      });
       expect(res.body.tags).to.deep.equal(['eu', 'billing']);
       expect(res.body.created_at).to.match(RFC3339_UTC);
       const row = await stored('billing-gateway-eu');
@@ -28,14 +36,18 @@ describe('components', () => {
     });
 
     it('takes the id the client gives', async () => {
-      const res = await tk.request('POST', '/components', { body: { type: 'passthrough', id: 'custom-id', name: 'Whatever' } });
+      const res = await tk.request('POST', '/components', {
+        body: { type: 'passthrough', id: 'custom-id', name: 'Whatever' },
+      });
       expect(res.status).to.equal(201);
       expect(res.body.id).to.equal('custom-id');
     });
 
     it('answers a taken id with 409 duplicate_identifier and keeps the original', async () => {
       await tk.request('POST', '/components', { body: { type: 'passthrough', name: 'Taken' } });
-      const res = await tk.request('POST', '/components', { body: { type: 'passthrough', name: 'taken', description: 'second' } });
+      const res = await tk.request('POST', '/components', {
+        body: { type: 'passthrough', name: 'taken', description: 'second' },
+      });
       expect(res.status).to.equal(409);
       expect(res.body.error).to.include({ code: 'duplicate_identifier', status: 409 });
       expect((await stored('taken'))?.description).to.equal('');
@@ -48,8 +60,12 @@ describe('components', () => {
     });
 
     it('keeps tenants apart: the same id may exist in two tenants', async () => {
-      const a = await tk.request('POST', '/components', { body: { type: 'passthrough', name: 'Shared Name', tenant_id: 'tenant-a' } });
-      const b = await tk.request('POST', '/components', { body: { type: 'passthrough', name: 'Shared Name', tenant_id: 'tenant-b' } });
+      const a = await tk.request('POST', '/components', {
+        body: { type: 'passthrough', name: 'Shared Name', tenant_id: 'tenant-a' },
+      });
+      const b = await tk.request('POST', '/components', {
+        body: { type: 'passthrough', name: 'Shared Name', tenant_id: 'tenant-b' },
+      });
       expect([a.status, b.status]).to.deep.equal([201, 201]);
       expect((await stored('shared-name', 'tenant-a'))?.tenant_id).to.equal('tenant-a');
     });
@@ -106,12 +122,15 @@ describe('components', () => {
   describe('GET /components', () => {
     it('filters by state and tag', async () => {
       await tk.request('POST', '/components', { body: { type: 'passthrough', name: 'Tagged One', tags: ['blue'] } });
-      await tk.request('POST', '/components', { body: { type: 'passthrough', name: 'Tagged Two', tags: ['blue', 'green'] } });
+      await tk.request('POST', '/components', {
+        body: { type: 'passthrough', name: 'Tagged Two', tags: ['blue', 'green'] },
+      });
       const blue = await tk.request('GET', '/components?tag=blue');
       expect(blue.body.items.map((c: { id: string }) => c.id)).to.deep.equal(['tagged-one', 'tagged-two']);
+      await tk.request('POST', '/components/tagged-two/stop', { body: {} });
       const green = await tk.request('GET', '/components?tag=green&state=stopped');
       expect(green.body.items.map((c: { id: string }) => c.id)).to.deep.equal(['tagged-two']);
-      expect((await tk.request('GET', '/components?state=running')).body.items).to.deep.equal([]);
+      expect((await tk.request('GET', '/components?tag=green&state=running')).body.items).to.deep.equal([]);
       expect((await tk.request('GET', '/components?state=melted')).status).to.equal(400);
     });
   });
@@ -119,13 +138,14 @@ describe('components', () => {
   describe('supervisor actions', () => {
     it('moves a component between states and reports the previous one', async () => {
       await tk.request('POST', '/components', { body: { type: 'passthrough', name: 'Worker' } });
+      const stopped = await tk.request('POST', '/components/worker/stop', { body: { reason: 'maintenance' } });
+      expect(stopped.status).to.equal(200);
+      expect(stopped.body.previous_state).to.equal('running');
+      expect((await stored('worker'))?.state).to.equal('stopped');
       const started = await tk.request('POST', '/components/worker/start', { body: {} });
       expect(started.status).to.equal(200);
       expect(started.body).to.deep.include({ action: 'start', previous_state: 'stopped' });
       expect(started.body.component.state).to.equal('running');
-      const stopped = await tk.request('POST', '/components/worker/stop', { body: { reason: 'maintenance' } });
-      expect(stopped.body.previous_state).to.equal('running');
-      expect((await stored('worker'))?.state).to.equal('stopped');
     });
   });
 });

@@ -2,7 +2,17 @@ import { expect } from 'chai';
 import mqtt from 'mqtt';
 import type { TestKernel } from '../../support/kernel.js';
 import { Relay } from './relay.js';
-import { makeComponent, makeStream, messagesOf, runtimeKernel, start, textOf, unique, until, waitForState } from './helpers.js';
+import {
+  makeComponent,
+  makeStream,
+  messagesOf,
+  runtimeKernel,
+  start,
+  textOf,
+  unique,
+  waitForState,
+} from './helpers.js';
+import { until } from '../../support/poll.js';
 
 describe('connectors: an MQTT broker outage', function () {
   this.timeout(120_000);
@@ -21,7 +31,12 @@ describe('connectors: an MQTT broker outage', function () {
     const stream = unique('outage');
     const topic = `rt-test/${unique('outage')}`;
     await makeStream(tk, stream);
-    const c = await makeComponent(tk, { name: unique('outage-src'), type: 'mqtt.subscribe', stream, config: { url: `mqtt://127.0.0.1:${relay.port}`, topic, qos: 1, client_id: unique('rt-outage') } });
+    const c = await makeComponent(tk, {
+      name: unique('outage-src'),
+      type: 'mqtt.subscribe',
+      stream,
+      config: { url: `mqtt://127.0.0.1:${relay.port}`, topic, qos: 1, client_id: unique('rt-outage') },
+    });
     await start(tk, c.id);
     await waitForState(tk, c.id, 'running');
 
@@ -30,7 +45,9 @@ describe('connectors: an MQTT broker outage', function () {
       for (const text of texts) await publisher.publishAsync(topic, text, { qos: 1 }); // resolved = acknowledged by the broker
     };
     await publish(['before-1', 'before-2']);
-    await until('the messages before the outage', async () => (await messagesOf(tk, stream)).length >= 2);
+    await until(async () => (await messagesOf(tk, stream)).length >= 2, 30_000, {
+      what: 'the messages before the outage',
+    });
 
     await relay.cut();
     const failed = await waitForState(tk, c.id, 'failed');
@@ -46,18 +63,33 @@ describe('connectors: an MQTT broker outage', function () {
     await publish(['after-1']);
     // QoS 1 is at-least-once: a message whose PUBACK the cut swallowed comes again, so the wait is
     // for every distinct text (counting rows could stop at a duplicate before the last one came).
-    const texts = await until('every acknowledged message', async () => {
-      const found = new Set((await messagesOf(tk, stream)).map(textOf));
-      return found.size >= 6 ? found : undefined;
-    }, 60_000);
+    const texts = await until(
+      async () => {
+        const found = new Set((await messagesOf(tk, stream)).map(textOf));
+        return found.size >= 6 ? found : undefined;
+      },
+      60_000,
+      { what: 'every acknowledged message' },
+    );
     await publisher.endAsync();
     expect(texts).to.deep.equal(new Set(['before-1', 'before-2', 'during-1', 'during-2', 'during-3', 'after-1']));
     // What failed and recovered is in the runtime log (GET /logs).
-    const logged = await until('the failure in the runtime log', async () => {
-      const rows = await tk.kernel.database.knex('runtime_logs').where({ tenant_id: 'default', source: 'components' }).whereRaw("fields->>'component' = ?", [c.id]).select('message');
-      const messages = rows.map((r: { message: string }) => r.message);
-      return messages.some((m: string) => m.startsWith('source failed')) && messages.filter((m: string) => m === 'source started').length >= 2 ? messages : undefined;
-    });
+    const logged = await until(
+      async () => {
+        const rows = await tk.kernel.database
+          .knex('runtime_logs')
+          .where({ tenant_id: 'default', source: 'components' })
+          .whereRaw("fields->>'component' = ?", [c.id])
+          .select('message');
+        const messages = rows.map((r: { message: string }) => r.message);
+        return messages.some((m: string) => m.startsWith('source failed')) &&
+          messages.filter((m: string) => m === 'source started').length >= 2
+          ? messages
+          : undefined;
+      },
+      30_000,
+      { what: 'the failure in the runtime log' },
+    );
     expect(logged).to.include('source started');
   });
 });

@@ -1,14 +1,16 @@
 import { createServer, connect as tcpConnect, type Server, type Socket } from 'node:net';
 
-/** A TCP relay to Mosquitto that the test can cut and restore on the same port: a broker outage it controls. */
+/** A TCP relay to a broker (Mosquitto unless told) that the test can cut and restore on the same port: a broker outage it controls. */
 export class Relay {
+  constructor(private readonly upstreamPort = 1883) {}
+
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   port = 0;
 
   async open(): Promise<void> {
     const server = createServer((client) => {
-      const upstream = tcpConnect(1883, '127.0.0.1');
+      const upstream = tcpConnect(this.upstreamPort, '127.0.0.1');
       for (const s of [client, upstream]) {
         this.sockets.add(s);
         s.on('close', () => this.sockets.delete(s));

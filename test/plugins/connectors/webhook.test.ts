@@ -76,8 +76,16 @@ describe('connectors: webhook source', function () {
 
   it('appends a redelivery with the same Idempotency-Key once', async () => {
     const before = (await messagesOf(tk, stream)).length;
-    const first = await post('{"once":true}', { 'x-webhook-secret': secret, 'idempotency-key': 'evt-1', 'content-type': 'application/json' });
-    const again = await post('{"once":true}', { 'x-webhook-secret': secret, 'idempotency-key': 'evt-1', 'content-type': 'application/json' });
+    const first = await post('{"once":true}', {
+      'x-webhook-secret': secret,
+      'idempotency-key': 'evt-1',
+      'content-type': 'application/json',
+    });
+    const again = await post('{"once":true}', {
+      'x-webhook-secret': secret,
+      'idempotency-key': 'evt-1',
+      'content-type': 'application/json',
+    });
     expect([first.status, again.status]).to.deep.equal([202, 202]);
     expect(again.body).to.deep.equal({ id: first.body.id, duplicate: true });
     expect((await messagesOf(tk, stream)).length).to.equal(before + 1);
@@ -91,8 +99,17 @@ describe('connectors: webhook source', function () {
   });
 
   it('answers 404 for an unknown hook and 409 while the component is stopped', async () => {
-    expect((await tk.request('POST', '/hooks/default.nobody', { raw: 'x', headers: { 'x-webhook-secret': secret } })).status).to.equal(404);
-    expect((await tk.request('POST', '/hooks/other-tenant.orders-hook', { raw: 'x', headers: { 'x-webhook-secret': secret } })).status).to.equal(404);
+    expect(
+      (await tk.request('POST', '/hooks/default.nobody', { raw: 'x', headers: { 'x-webhook-secret': secret } })).status,
+    ).to.equal(404);
+    expect(
+      (
+        await tk.request('POST', '/hooks/other-tenant.orders-hook', {
+          raw: 'x',
+          headers: { 'x-webhook-secret': secret },
+        })
+      ).status,
+    ).to.equal(404);
     await tk.request('POST', `/components/${component.id}/stop`, { body: {} });
     const res = await post('x', { 'x-webhook-secret': secret, 'content-type': 'text/plain' });
     expect(res.status).to.equal(409);

@@ -20,13 +20,26 @@ describe('API tokens', () => {
 
   describe('POST /api-tokens', () => {
     it('returns the sk_ secret once with the token record, and stores only its SHA-256', async () => {
-      const res = await tk.request('POST', '/api-tokens', { token: admin, body: { name: 'ci', roles: ['viewer'], expires_in_days: 30 } });
+      const res = await tk.request('POST', '/api-tokens', {
+        token: admin,
+        body: { name: 'ci', roles: ['viewer'], expires_in_days: 30 },
+      });
       expect(res.status, res.text).to.equal(201);
       expect(res.body.secret).to.match(/^sk_[0-9A-Za-z]{36}$/);
       const token = res.body.token;
-      expect(token).to.include({ name: 'ci', revoked: false, read_only: false, tenant_id: 'default', created_by: 'admin', last_used_at: null });
+      expect(token).to.include({
+        name: 'ci',
+        revoked: false,
+        read_only: false,
+        tenant_id: 'default',
+        created_by: 'admin',
+        last_used_at: null,
+      });
       expect(token.roles).to.deep.equal(['viewer']);
-      expect(Date.parse(token.expires_at) - time.clock.now().getTime()).to.be.within(30 * 86400_000 - 5000, 30 * 86400_000 + 5000);
+      expect(Date.parse(token.expires_at) - time.clock.now().getTime()).to.be.within(
+        30 * 86400_000 - 5000,
+        30 * 86400_000 + 5000,
+      );
 
       const row = await tk.kernel.database.knex('identity_api_tokens').where({ id: token.id }).first();
       expect(row.secret_hash).to.equal(createHash('sha256').update(res.body.secret).digest('hex'));
@@ -45,36 +58,64 @@ describe('API tokens', () => {
       const secret = await mintToken(tk, admin, ['viewer']);
       expect((await tk.request('GET', '/components', { token: secret })).status).to.equal(200);
       expect((await tk.request('GET', '/components', { headers: { 'x-api-key': secret } })).status).to.equal(200);
-      const row = await tk.kernel.database.knex('identity_api_tokens').where({ secret_hash: createHash('sha256').update(secret).digest('hex') }).first();
+      const row = await tk.kernel.database
+        .knex('identity_api_tokens')
+        .where({ secret_hash: createHash('sha256').update(secret).digest('hex') })
+        .first();
       expect(row.last_used_at).to.not.equal(null);
     });
 
     it('refuses roles that grant more than the minter holds (403 naming the permissions)', async () => {
-      const role = await tk.request('POST', '/roles', { token: admin, body: { id: 'token-minter', permissions: ['runtime:identity:write', 'runtime:identity:read'] } });
+      const role = await tk.request('POST', '/roles', {
+        token: admin,
+        body: { id: 'token-minter', permissions: ['runtime:identity:write', 'runtime:identity:read'] },
+      });
       expect(role.status, role.text).to.equal(201);
-      await createUser(tk, admin, { username: 'minting-builder', password: PASSWORD, roles: ['builder', 'token-minter'] });
-      const builder = (await login(tk, { tenant_id: 'default', username: 'minting-builder', password: PASSWORD })).access_token;
+      await createUser(tk, admin, {
+        username: 'minting-builder',
+        password: PASSWORD,
+        roles: ['builder', 'token-minter'],
+      });
+      const builder = (await login(tk, { tenant_id: 'default', username: 'minting-builder', password: PASSWORD }))
+        .access_token;
 
-      const tooMuch = await tk.request('POST', '/api-tokens', { token: builder, body: { name: 'escalate', roles: ['account-admin'] } });
+      const tooMuch = await tk.request('POST', '/api-tokens', {
+        token: builder,
+        body: { name: 'escalate', roles: ['account-admin'] },
+      });
       expect(tooMuch.status).to.equal(403);
       expect(tooMuch.body.error.code).to.equal('forbidden');
-      expect(tooMuch.body.error.message).to.equal('The roles grant permissions you do not hold: runtime:account:admin.');
+      expect(tooMuch.body.error.message).to.equal(
+        'The roles grant permissions you do not hold: runtime:account:admin.',
+      );
       expect(await tk.kernel.database.knex('identity_api_tokens').where({ name: 'escalate' })).to.have.length(0);
 
-      const fine = await tk.request('POST', '/api-tokens', { token: builder, body: { name: 'builder-ci', roles: ['builder'] } });
+      const fine = await tk.request('POST', '/api-tokens', {
+        token: builder,
+        body: { name: 'builder-ci', roles: ['builder'] },
+      });
       expect(fine.status, fine.text).to.equal(201);
       // Exactly what the minter holds (builder + token-minter = admin's permissions) is allowed too.
-      expect((await tk.request('POST', '/api-tokens', { token: builder, body: { name: 'as-much', roles: ['admin'] } })).status).to.equal(201);
+      expect(
+        (await tk.request('POST', '/api-tokens', { token: builder, body: { name: 'as-much', roles: ['admin'] } }))
+          .status,
+      ).to.equal(201);
 
       // A token minting tokens is held to its own roles too.
       const minterToken = await mintToken(tk, admin, ['token-minter']);
-      const viaToken = await tk.request('POST', '/api-tokens', { token: minterToken, body: { name: 'x', roles: ['viewer'] } });
+      const viaToken = await tk.request('POST', '/api-tokens', {
+        token: minterToken,
+        body: { name: 'x', roles: ['viewer'] },
+      });
       expect(viaToken.status).to.equal(403);
       expect(viaToken.body.error.message).to.include('runtime:component:read');
     });
 
     it('refuses unknown roles with 400 pointing at the role', async () => {
-      const res = await tk.request('POST', '/api-tokens', { token: admin, body: { name: 'x', roles: ['viewer', 'no-such-role'] } });
+      const res = await tk.request('POST', '/api-tokens', {
+        token: admin,
+        body: { name: 'x', roles: ['viewer', 'no-such-role'] },
+      });
       expect(res.status).to.equal(400);
       expect(res.body.error.code).to.equal('validation_error');
       expect(res.body.error.details[0]).to.include({ in: 'body', pointer: '/roles/1' });
@@ -93,7 +134,10 @@ describe('API tokens', () => {
     it('a read_only token may read but not write, whatever its roles', async () => {
       const secret = await mintToken(tk, admin, ['builder'], { readOnly: true });
       expect((await tk.request('GET', '/components', { token: secret })).status).to.equal(200);
-      const write = await tk.request('POST', '/components', { token: secret, body: { type: 'passthrough', name: 'nope' } });
+      const write = await tk.request('POST', '/components', {
+        token: secret,
+        body: { type: 'passthrough', name: 'nope' },
+      });
       expect(write.status).to.equal(403);
       expect(write.body.error.code).to.equal('forbidden');
       expect(await tk.kernel.database.knex('components').where({ name: 'nope' })).to.have.length(0);
@@ -102,7 +146,10 @@ describe('API tokens', () => {
 
   describe('DELETE /api-tokens/{id}', () => {
     it('revokes: the next request with the token is 401', async () => {
-      const minted = await tk.request('POST', '/api-tokens', { token: admin, body: { name: 'short-lived', roles: ['viewer'] } });
+      const minted = await tk.request('POST', '/api-tokens', {
+        token: admin,
+        body: { name: 'short-lived', roles: ['viewer'] },
+      });
       const { secret, token } = minted.body;
       expect((await tk.request('GET', '/components', { token: secret })).status).to.equal(200);
       const res = await tk.request('DELETE', `/api-tokens/${token.id}?tenant_id=default`, { token: admin });
@@ -114,13 +161,21 @@ describe('API tokens', () => {
       expect(list.body.items.find((t: { id: string }) => t.id === token.id).revoked).to.equal(true);
     });
 
-    it('answers 404 for an unknown token and for another tenant\'s token', async () => {
+    it("answers 404 for an unknown token and for another tenant's token", async () => {
       expect((await tk.request('DELETE', '/api-tokens/tok-unknown', { token: admin })).status).to.equal(404);
       await createTenant(tk, admin, 'other-co');
-      const otherAdmin = await createUser(tk, admin, { tenantId: 'other-co', username: 'boss', password: PASSWORD, roles: ['admin'] });
+      const otherAdmin = await createUser(tk, admin, {
+        tenantId: 'other-co',
+        username: 'boss',
+        password: PASSWORD,
+        roles: ['admin'],
+      });
       expect(otherAdmin.id).to.equal('boss');
       const boss = (await login(tk, { tenant_id: 'other-co', username: 'boss', password: PASSWORD })).access_token;
-      const minted = await tk.request('POST', '/api-tokens', { token: admin, body: { name: 'default-only', roles: ['viewer'] } });
+      const minted = await tk.request('POST', '/api-tokens', {
+        token: admin,
+        body: { name: 'default-only', roles: ['viewer'] },
+      });
       const res = await tk.request('DELETE', `/api-tokens/${minted.body.token.id}?tenant_id=default`, { token: boss });
       expect(res.status).to.equal(404);
       expect(res.body.error.code).to.equal('not_found');
@@ -137,7 +192,7 @@ describe('API tokens', () => {
       const flipped = good.slice(0, 10) + (good[10] === 'a' ? 'b' : 'a') + good.slice(11);
       expect(parseSecret(flipped)).to.equal(null);
       expect(parseSecret(`${good}x`)).to.equal(null);
-      expect(parseSecret('sess_' + good.slice(3))).to.equal(null);
+      expect(parseSecret(`sess_${good.slice(3)}`)).to.equal(null);
 
       const queries: string[] = [];
       const listener = (q: { sql: string }) => queries.push(q.sql);

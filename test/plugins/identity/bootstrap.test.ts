@@ -20,7 +20,10 @@ async function bootCapturingStderr(overrides: Record<string, unknown>): Promise<
 
 describe('bootstrap of tenant default and user admin', () => {
   it('generates a password when none is configured and prints it once to stderr', async () => {
-    const { tk, stderr } = await bootCapturingStderr({ plugins: PLUGINS, settings: { identity: { bootstrap: { admin_password: undefined } } } });
+    const { tk, stderr } = await bootCapturingStderr({
+      plugins: PLUGINS,
+      settings: { identity: { bootstrap: { admin_password: undefined } } },
+    });
     try {
       const match = /username "admin", password: (\S+)/.exec(stderr);
       expect(match, stderr).to.not.equal(null);
@@ -46,7 +49,9 @@ describe('bootstrap of tenant default and user admin', () => {
       tk = booted.tk;
       expect(booted.stderr).to.not.include('password');
       await login(tk, { tenant_id: 'default', username: 'admin', password: 'password from the environment' });
-      const configured = await tk.request('POST', '/auth/login', { body: { tenant_id: 'default', username: 'admin', password: 'test-admin-password-0000' } });
+      const configured = await tk.request('POST', '/auth/login', {
+        body: { tenant_id: 'default', username: 'admin', password: 'test-admin-password-0000' },
+      });
       expect(configured.status).to.equal(401);
     } finally {
       if (previous === undefined) delete process.env.RUNTIME_ADMIN_PASSWORD;

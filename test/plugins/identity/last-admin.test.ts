@@ -19,7 +19,8 @@ describe('the last active account admin of the bootstrap tenant', () => {
   let tk: TestKernel;
   let root: string;
 
-  const user = (id: string) => tk.kernel.database.knex('identity_users').where({ tenant_id: 'default', id }).first('roles', 'disabled');
+  const user = (id: string) =>
+    tk.kernel.database.knex('identity_users').where({ tenant_id: 'default', id }).first('roles', 'disabled');
   const sessionOf = async (username: string, roles: string[], tenantId = 'default'): Promise<string> => {
     await createUser(tk, root, { username, password: PASSWORD, roles, tenantId });
     return (await login(tk, { tenant_id: tenantId, username, password: PASSWORD })).access_token;
@@ -44,9 +45,13 @@ describe('the last active account admin of the bootstrap tenant', () => {
   });
 
   it('other changes of that admin, and changes of users who are not it, pass', async () => {
-    expect((await tk.request('PATCH', '/users/admin', { token: root, body: { display_name: 'The admin' } })).status).to.equal(200);
+    expect(
+      (await tk.request('PATCH', '/users/admin', { token: root, body: { display_name: 'The admin' } })).status,
+    ).to.equal(200);
     await createUser(tk, root, { username: 'plain-admin', password: PASSWORD, roles: ['admin'] });
-    expect((await tk.request('PATCH', '/users/plain-admin', { token: root, body: { disabled: true } })).status).to.equal(200);
+    expect(
+      (await tk.request('PATCH', '/users/plain-admin', { token: root, body: { disabled: true } })).status,
+    ).to.equal(200);
     expect((await tk.request('DELETE', '/users/plain-admin', { token: root })).status).to.equal(204);
   });
 
@@ -57,21 +62,32 @@ describe('the last active account admin of the bootstrap tenant', () => {
     expectConflict(await tk.request('PATCH', '/users/second-admin', { token: second, body: { disabled: true } }));
     expectConflict(await tk.request('DELETE', '/users/second-admin', { token: second }));
     // A disabled account admin does not count: re-enabling one makes the other removable.
-    expect((await tk.request('PATCH', '/users/admin', { token: second, body: { disabled: false } })).status).to.equal(200);
+    expect((await tk.request('PATCH', '/users/admin', { token: second, body: { disabled: false } })).status).to.equal(
+      200,
+    );
     root = await loginAdmin(tk);
     expect((await tk.request('DELETE', '/users/second-admin', { token: root })).status).to.equal(204);
   });
 
   it('counts custom roles that grant runtime:account:admin, and refuses deleting the last such role', async () => {
     const everything = [...tk.kernel.catalog.permissions.keys()];
-    expect((await tk.request('POST', '/roles', { token: root, body: { id: 'super', permissions: everything } })).status).to.equal(201);
+    expect(
+      (await tk.request('POST', '/roles', { token: root, body: { id: 'super', permissions: everything } })).status,
+    ).to.equal(201);
     const superUser = await sessionOf('super-user', ['super']);
     // With super-user holding account scope through "super", the bootstrap admin may step down.
-    expect((await tk.request('PUT', '/users/admin/roles', { token: superUser, body: { roles: [] } })).status).to.equal(200);
+    expect((await tk.request('PUT', '/users/admin/roles', { token: superUser, body: { roles: [] } })).status).to.equal(
+      200,
+    );
     expectConflict(await tk.request('DELETE', '/roles/super', { token: superUser }));
-    expect(await tk.kernel.database.knex('identity_roles').where({ tenant_id: 'default', id: 'super' })).to.have.length(1);
+    expect(await tk.kernel.database.knex('identity_roles').where({ tenant_id: 'default', id: 'super' })).to.have.length(
+      1,
+    );
     expect(await user('super-user')).to.deep.include({ roles: ['super'] });
-    expect((await tk.request('PUT', '/users/admin/roles', { token: superUser, body: { roles: ['admin', 'account-admin'] } })).status).to.equal(200);
+    expect(
+      (await tk.request('PUT', '/users/admin/roles', { token: superUser, body: { roles: ['admin', 'account-admin'] } }))
+        .status,
+    ).to.equal(200);
   });
 
   it('of two admins disabling each other at once, one stays active', async () => {
@@ -89,16 +105,24 @@ describe('the last active account admin of the bootstrap tenant', () => {
     const statuses = [a.status, b.status].sort();
     expect(statuses[0], `${a.text} ${b.text}`).to.equal(200);
     expect([401, 409], `${a.text} ${b.text}`).to.include(statuses[1]);
-    const active = await tk.kernel.database.knex('identity_users').where({ tenant_id: 'default', disabled: false }).whereIn('id', ['race-one', 'race-two']).pluck('id');
+    const active = await tk.kernel.database
+      .knex('identity_users')
+      .where({ tenant_id: 'default', disabled: false })
+      .whereIn('id', ['race-one', 'race-two'])
+      .pluck('id');
     expect(active).to.have.length(1);
     const survivor = active[0] === 'race-one' ? one : two;
-    expect((await tk.request('PATCH', '/users/admin', { token: survivor, body: { disabled: false } })).status).to.equal(200);
+    expect((await tk.request('PATCH', '/users/admin', { token: survivor, body: { disabled: false } })).status).to.equal(
+      200,
+    );
     root = await loginAdmin(tk);
   });
 
   it('does not guard other tenants', async () => {
     await createTenant(tk, root, 'elsewhere');
     const only = await sessionOf('only-admin', ['admin'], 'elsewhere');
-    expect((await tk.request('PATCH', '/users/only-admin', { token: only, body: { disabled: true } })).status).to.equal(200);
+    expect((await tk.request('PATCH', '/users/only-admin', { token: only, body: { disabled: true } })).status).to.equal(
+      200,
+    );
   });
 });

@@ -17,7 +17,8 @@ describe('POST /auth/login protection', () => {
   });
   after(() => tk.close());
 
-  const attempt = (username: string, password: string, tenant_id = 'default') => tk.request('POST', '/auth/login', { body: { tenant_id, username, password } });
+  const attempt = (username: string, password: string, tenant_id = 'default') =>
+    tk.request('POST', '/auth/login', { body: { tenant_id, username, password } });
   const userRow = (id: string) => tk.kernel.database.knex('identity_users').where({ tenant_id: 'default', id }).first();
 
   describe('lockout', () => {
@@ -64,7 +65,9 @@ describe('POST /auth/login protection', () => {
       await createUser(tk, admin, { username: 'enum-wrong', password: PASSWORD, roles: [] });
       await createUser(tk, admin, { username: 'enum-disabled', password: PASSWORD, roles: [] });
       await createUser(tk, admin, { username: 'enum-locked', password: PASSWORD, roles: [] });
-      expect((await tk.request('PATCH', '/users/enum-disabled', { token: admin, body: { disabled: true } })).status).to.equal(200);
+      expect(
+        (await tk.request('PATCH', '/users/enum-disabled', { token: admin, body: { disabled: true } })).status,
+      ).to.equal(200);
       for (let i = 0; i < 5; i++) await attempt('enum-locked', 'wrong password!');
 
       const answers = [
@@ -79,7 +82,9 @@ describe('POST /auth/login protection', () => {
         expect(answer.text).to.equal(answers[0]?.text);
         expect(answer.headers.get('www-authenticate')).to.equal(answers[0]?.headers.get('www-authenticate') ?? null);
       }
-      expect(answers[0]?.body).to.deep.equal({ error: { code: 'invalid_credentials', message: 'Invalid tenant, username or password.', status: 401 } });
+      expect(answers[0]?.body).to.deep.equal({
+        error: { code: 'invalid_credentials', message: 'Invalid tenant, username or password.', status: 401 },
+      });
     });
 
     it('spends a full password hash on unknown users too (comparable time)', async () => {
@@ -109,7 +114,15 @@ describe('POST /auth/login protection', () => {
 
       const now = time.clock.now();
       const weak = await hashPassword(PASSWORD, { logN: 14, r: 8, p: 1 });
-      await tk.kernel.database.knex('identity_users').insert({ tenant_id: 'default', id: 'legacy', username: 'legacy', password_hash: weak, roles: [], created_at: now, updated_at: now });
+      await tk.kernel.database.knex('identity_users').insert({
+        tenant_id: 'default',
+        id: 'legacy',
+        username: 'legacy',
+        password_hash: weak,
+        roles: [],
+        created_at: now,
+        updated_at: now,
+      });
       const res = await attempt('legacy', PASSWORD);
       expect(res.status, res.text).to.equal(200);
       const stored = (await userRow('legacy')).password_hash as string;
@@ -125,13 +138,20 @@ describe('POST /auth/login under a flood', () => {
   let reader: string;
 
   before(async () => {
-    tk = await startKernel({ plugins: PLUGINS, settings: { identity: { password: { max_concurrent_hashes: 1, max_queued_hashes: 2 } } } });
+    tk = await startKernel({
+      plugins: PLUGINS,
+      settings: { identity: { password: { max_concurrent_hashes: 1, max_queued_hashes: 2 } } },
+    });
     reader = await mintToken(tk, await loginAdmin(tk), ['viewer']);
   });
   after(() => tk.close());
 
   it('caps concurrent hashes (429 beyond the queue) while other routes keep answering', async () => {
-    const flood = Array.from({ length: 12 }, () => tk.request('POST', '/auth/login', { body: { tenant_id: 'default', username: 'admin', password: 'wrong password!' } }));
+    const flood = Array.from({ length: 12 }, () =>
+      tk.request('POST', '/auth/login', {
+        body: { tenant_id: 'default', username: 'admin', password: 'wrong password!' },
+      }),
+    );
     await new Promise((resolve) => setTimeout(resolve, 50));
     const started = performance.now();
     const other = await tk.request('GET', '/components', { token: reader });

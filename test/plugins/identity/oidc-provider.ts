@@ -38,7 +38,13 @@ export async function startOidcProvider(clients: TestClient[]): Promise<RunningP
   const provider = new Provider(issuer, {
     jwks: { keys: [jwk] },
     ttl: { ClientCredentials: 300 },
-    clients: clients.map((c) => ({ client_id: c.id, client_secret: c.secret, grant_types: ['client_credentials'], redirect_uris: [], response_types: [] })),
+    clients: clients.map((c) => ({
+      client_id: c.id,
+      client_secret: c.secret,
+      grant_types: ['client_credentials'],
+      redirect_uris: [],
+      response_types: [],
+    })),
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
@@ -55,7 +61,8 @@ export async function startOidcProvider(clients: TestClient[]): Promise<RunningP
         }),
       },
     },
-    extraTokenClaims: (_ctx: unknown, token: { clientId?: string }) => (token.clientId ? byClient.get(token.clientId) : undefined),
+    extraTokenClaims: (_ctx: unknown, token: { clientId?: string }) =>
+      token.clientId ? byClient.get(token.clientId) : undefined,
   });
   server.on('request', provider.callback());
 
@@ -67,11 +74,15 @@ export async function startOidcProvider(clients: TestClient[]): Promise<RunningP
       if (!client) throw new Error(`no test client ${clientId}`);
       const response = await fetch(`${issuer}/token`, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}` },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`,
+        },
         body: new URLSearchParams({ grant_type: 'client_credentials', resource, scope: 'api' }).toString(),
       });
       const body = (await response.json()) as { access_token?: string; error?: string; error_description?: string };
-      if (!response.ok || !body.access_token) throw new Error(`token request failed: ${response.status} ${JSON.stringify(body)}`);
+      if (!response.ok || !body.access_token)
+        throw new Error(`token request failed: ${response.status} ${JSON.stringify(body)}`);
       return body.access_token;
     },
     close: () =>

@@ -17,9 +17,17 @@ function b64url(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
 }
 
-function parts(token: string): { header: Record<string, unknown>; payload: Record<string, unknown>; signature: string } {
+function parts(token: string): {
+  header: Record<string, unknown>;
+  payload: Record<string, unknown>;
+  signature: string;
+} {
   const [h, p, s] = token.split('.') as [string, string, string];
-  return { header: JSON.parse(Buffer.from(h, 'base64url').toString()), payload: JSON.parse(Buffer.from(p, 'base64url').toString()), signature: s };
+  return {
+    header: JSON.parse(Buffer.from(h, 'base64url').toString()),
+    payload: JSON.parse(Buffer.from(p, 'base64url').toString()),
+    signature: s,
+  };
 }
 
 describe('OIDC JWT bearer (real oidc-provider on loopback)', () => {
@@ -57,10 +65,16 @@ describe('OIDC JWT bearer (real oidc-provider on loopback)', () => {
 
   describe('POST /identity-providers', () => {
     it('refuses a plain-http issuer unless explicitly allowed on loopback', async () => {
-      const res = await tk.request('POST', '/identity-providers', { token: admin, body: { issuer: idp.issuer, audience: AUDIENCE } });
+      const res = await tk.request('POST', '/identity-providers', {
+        token: admin,
+        body: { issuer: idp.issuer, audience: AUDIENCE },
+      });
       expect(res.status).to.equal(400);
       expect(res.body.error.details[0]).to.include({ pointer: '/issuer' });
-      const remote = await tk.request('POST', '/identity-providers', { token: admin, body: { issuer: 'http://idp.example.com', audience: AUDIENCE, allow_insecure_http: true } });
+      const remote = await tk.request('POST', '/identity-providers', {
+        token: admin,
+        body: { issuer: 'http://idp.example.com', audience: AUDIENCE, allow_insecure_http: true },
+      });
       expect(remote.status).to.equal(400);
     });
 
@@ -79,7 +93,10 @@ describe('OIDC JWT bearer (real oidc-provider on loopback)', () => {
       const token = await idp.token('viewer-app');
       const read = await tk.request('GET', '/components', { token });
       expect(read.status, read.text).to.equal(200);
-      const write = await tk.request('POST', '/components', { token, body: { type: 'passthrough', name: 'by-viewer' } });
+      const write = await tk.request('POST', '/components', {
+        token,
+        body: { type: 'passthrough', name: 'by-viewer' },
+      });
       expect(write.status).to.equal(403);
       expect(write.body.error.message).to.include('runtime:component:write');
     });
@@ -88,13 +105,16 @@ describe('OIDC JWT bearer (real oidc-provider on loopback)', () => {
       const token = await idp.token('builder-app');
       const res = await tk.request('POST', '/components', { token, body: { type: 'passthrough', name: 'by-oidc' } });
       expect(res.status, res.text).to.equal(201);
-      const record = await tk.kernel.database.knex('audit_records').where({ operation: 'createComponent', resource_id: 'by-oidc' }).first();
+      const record = await tk.kernel.database
+        .knex('audit_records')
+        .where({ operation: 'createComponent', resource_id: 'by-oidc' })
+        .first();
       const text = JSON.stringify(record);
       expect(text).to.include('corp-idp:builder-app');
       expect(text).to.include('oidc');
     });
 
-    it('never grants account-wide scope through a tenant\'s provider', async () => {
+    it("never grants account-wide scope through a tenant's provider", async () => {
       const token = await idp.token('greedy-app');
       expect((await tk.request('GET', '/components', { token })).status).to.equal(200);
       const tenants = await tk.request('GET', '/tenants', { token });
@@ -122,7 +142,10 @@ describe('OIDC JWT bearer (real oidc-provider on loopback)', () => {
     it('a token whose unverified issuer or audience holds text the database cannot store (401, not 400 or 500)', async () => {
       const real = parts(await idp.token('viewer-app'));
       for (const edit of [{ iss: 'https://idp.test/\u0000' }, { aud: ['x\ud800'] }]) {
-        await expectRefused(`${b64url(real.header)}.${b64url({ ...real.payload, ...edit })}.${real.signature}`, `claims ${JSON.stringify(edit)}`);
+        await expectRefused(
+          `${b64url(real.header)}.${b64url({ ...real.payload, ...edit })}.${real.signature}`,
+          `claims ${JSON.stringify(edit)}`,
+        );
       }
     });
 
@@ -151,13 +174,15 @@ describe('OIDC JWT bearer (real oidc-provider on loopback)', () => {
       await expectRefused(`${header}.${payload}.${real.signature}`, 'edited claims with the original signature');
     });
 
-    it('a token with alg none, and one signed HS256 with the issuer\'s public key material', async () => {
+    it("a token with alg none, and one signed HS256 with the issuer's public key material", async () => {
       const real = parts(await idp.token('viewer-app'));
       const payload = b64url({ ...real.payload, roles: ['admin'] });
       await expectRefused(`${b64url({ alg: 'none', typ: 'at+jwt' })}.${payload}.`, 'alg none');
       const jwks = (await (await fetch(`${idp.issuer}/jwks`)).json()) as { keys: Array<Record<string, unknown>> };
       const hsHeader = b64url({ alg: 'HS256', typ: 'at+jwt', kid: idp.signingKid });
-      const mac = createHmac('sha256', JSON.stringify(jwks.keys[0])).update(`${hsHeader}.${payload}`).digest('base64url');
+      const mac = createHmac('sha256', JSON.stringify(jwks.keys[0]))
+        .update(`${hsHeader}.${payload}`)
+        .digest('base64url');
       await expectRefused(`${hsHeader}.${payload}.${mac}`, 'HS256');
     });
 
@@ -166,7 +191,14 @@ describe('OIDC JWT bearer (real oidc-provider on loopback)', () => {
       expect((await tk.request('GET', '/components', { token })).status).to.equal(200);
       const created = await tk.request('POST', '/identity-providers', {
         token: admin,
-        body: { id: 'temp-idp', issuer: stranger.issuer, audience: AUDIENCE, claims: { tenant: 'tenant' }, allowed_roles: ['viewer'], allow_insecure_http: true },
+        body: {
+          id: 'temp-idp',
+          issuer: stranger.issuer,
+          audience: AUDIENCE,
+          claims: { tenant: 'tenant' },
+          allowed_roles: ['viewer'],
+          allow_insecure_http: true,
+        },
       });
       expect(created.status, created.text).to.equal(201);
       const strangerToken = await stranger.token('viewer-app');
@@ -186,7 +218,19 @@ describe('OIDC providers from configuration', () => {
     idp = await startOidcProvider(CLIENTS);
     tk = await startKernel({
       plugins: PLUGINS,
-      settings: { identity: { oidc_providers: [{ id: 'sso', issuer: idp.issuer, audience: AUDIENCE, claims: { tenant: 'tenant', roles: 'roles' }, allow_insecure_http: true }] } },
+      settings: {
+        identity: {
+          oidc_providers: [
+            {
+              id: 'sso',
+              issuer: idp.issuer,
+              audience: AUDIENCE,
+              claims: { tenant: 'tenant', roles: 'roles' },
+              allow_insecure_http: true,
+            },
+          ],
+        },
+      },
     });
   });
   after(async () => {

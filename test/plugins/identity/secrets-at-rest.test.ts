@@ -14,7 +14,11 @@ describe('secrets at rest', () => {
   const secrets: string[] = [];
 
   before(async () => {
-    tk = await startKernel({ settings: { identity: { break_glass: { key_hash: `sha256:${createHash('sha256').update(breakGlassKey).digest('hex')}` } } } });
+    tk = await startKernel({
+      settings: {
+        identity: { break_glass: { key_hash: `sha256:${createHash('sha256').update(breakGlassKey).digest('hex')}` } },
+      },
+    });
   });
   after(() => tk.close());
 
@@ -34,24 +38,47 @@ describe('secrets at rest', () => {
     expect((await tk.request('PATCH', '/users/dumpling', { token, body: { password: changed } })).status).to.equal(200);
     secrets.push(changed);
     const wrong = 'a wrong password typed in';
-    expect((await tk.request('POST', '/auth/login', { body: { tenant_id: 'default', username: 'dumpling', password: wrong } })).status).to.equal(401);
+    expect(
+      (
+        await tk.request('POST', '/auth/login', {
+          body: { tenant_id: 'default', username: 'dumpling', password: wrong },
+        })
+      ).status,
+    ).to.equal(401);
     secrets.push(wrong);
     const userSession = await login(tk, { tenant_id: 'default', username: 'dumpling', password: changed });
     secrets.push(userSession.access_token, userSession.refresh_token);
 
     for (const readOnly of [false, true]) {
-      const minted = await tk.request('POST', '/api-tokens', { token, body: { name: `dump ${readOnly}`, roles: ['viewer'], read_only: readOnly } });
+      const minted = await tk.request('POST', '/api-tokens', {
+        token,
+        body: { name: `dump ${readOnly}`, roles: ['viewer'], read_only: readOnly },
+      });
       expect(minted.status).to.equal(201);
       secrets.push(minted.body.secret);
-      expect((await tk.request('GET', '/components', { headers: { 'x-api-key': minted.body.secret } })).status).to.equal(200);
+      expect(
+        (await tk.request('GET', '/components', { headers: { 'x-api-key': minted.body.secret } })).status,
+      ).to.equal(200);
     }
-    const glass = await tk.request('POST', '/components', { headers: { authorization: `BreakGlass ${breakGlassKey}`, 'x-break-glass-reason': 'dump test' }, body: { type: 'passthrough', name: 'glass' } });
+    const glass = await tk.request('POST', '/components', {
+      headers: { authorization: `BreakGlass ${breakGlassKey}`, 'x-break-glass-reason': 'dump test' },
+      body: { type: 'passthrough', name: 'glass' },
+    });
     expect(glass.status).to.equal(201);
     expect((await tk.request('POST', '/auth/logout', { token })).status).to.equal(204);
 
     const knex = tk.kernel.database.knex;
-    const tables = (await knex('information_schema.tables').where({ table_type: 'BASE TABLE' }).andWhereRaw('table_schema = current_schema()').pluck('table_name')) as string[];
-    expect(tables).to.include.members(['identity_users', 'identity_sessions', 'identity_api_tokens', 'identity_refresh_history', 'audit_records']);
+    const tables = (await knex('information_schema.tables')
+      .where({ table_type: 'BASE TABLE' })
+      .andWhereRaw('table_schema = current_schema()')
+      .pluck('table_name')) as string[];
+    expect(tables).to.include.members([
+      'identity_users',
+      'identity_sessions',
+      'identity_api_tokens',
+      'identity_refresh_history',
+      'audit_records',
+    ]);
     let rows = 0;
     let dump = '';
     for (const table of tables) {

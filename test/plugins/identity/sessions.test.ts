@@ -62,7 +62,9 @@ describe('sessions', () => {
       expect(after.status).to.equal(401);
       const row = await sessionRow(first.session_id);
       expect(row.revoked_reason).to.equal('logout');
-      const refreshAfterLogout = await tk.request('POST', '/auth/refresh', { body: { refresh_token: refreshed.body.refresh_token } });
+      const refreshAfterLogout = await tk.request('POST', '/auth/refresh', {
+        body: { refresh_token: refreshed.body.refresh_token },
+      });
       expect(refreshAfterLogout.status).to.equal(401);
     });
 
@@ -87,11 +89,15 @@ describe('sessions', () => {
 
       // The whole family is dead: the newest access and refresh tokens too.
       expect((await tk.request('GET', '/components', { token: rotated.body.access_token })).status).to.equal(401);
-      expect((await tk.request('POST', '/auth/refresh', { body: { refresh_token: rotated.body.refresh_token } })).status).to.equal(401);
+      expect(
+        (await tk.request('POST', '/auth/refresh', { body: { refresh_token: rotated.body.refresh_token } })).status,
+      ).to.equal(401);
       const row = await sessionRow(session.session_id);
       expect(row.revoked_reason).to.equal('refresh_token_reuse');
 
-      const audit = await tk.kernel.database.knex('audit_records').where({ operation: 'refreshSession', resource_id: session.session_id, status: 401, severity: 'critical' });
+      const audit = await tk.kernel.database
+        .knex('audit_records')
+        .where({ operation: 'refreshSession', resource_id: session.session_id, status: 401, severity: 'critical' });
       expect(audit).to.have.length(1);
       const detail = typeof audit[0].detail === 'string' ? JSON.parse(audit[0].detail) : audit[0].detail;
       expect(detail).to.include({ event: 'refresh_token_reuse', session_revoked: true });
@@ -99,11 +105,17 @@ describe('sessions', () => {
 
     it('lets exactly one of several concurrent refreshes with one token succeed', async () => {
       const session = await login(tk, bootstrapCredentials());
-      const results = await Promise.all(Array.from({ length: 6 }, () => tk.request('POST', '/auth/refresh', { body: { refresh_token: session.refresh_token } })));
+      const results = await Promise.all(
+        Array.from({ length: 6 }, () =>
+          tk.request('POST', '/auth/refresh', { body: { refresh_token: session.refresh_token } }),
+        ),
+      );
       const statuses = results.map((r) => r.status).sort();
       expect(statuses).to.deep.equal([200, 401, 401, 401, 401, 401]);
       expect((await sessionRow(session.session_id)).generation).to.equal(2);
-      const history = await tk.kernel.database.knex('identity_refresh_history').where({ session_id: session.session_id });
+      const history = await tk.kernel.database
+        .knex('identity_refresh_history')
+        .where({ session_id: session.session_id });
       expect(history).to.have.length(1);
     });
 
@@ -132,20 +144,27 @@ describe('sessions', () => {
       expect(ids).to.include.members([a.session_id, b.session_id]);
       expect(list.body.items.find((s: { id: string }) => s.id === a.session_id).current).to.equal(true);
       expect(list.body.items.find((s: { id: string }) => s.id === b.session_id).current).to.equal(false);
-      for (const secret of [a.access_token, a.refresh_token, b.access_token, b.refresh_token]) expect(list.text).to.not.include(secret);
+      for (const secret of [a.access_token, a.refresh_token, b.access_token, b.refresh_token])
+        expect(list.text).to.not.include(secret);
       expect(list.text).to.not.match(/hash/);
 
       const all = await tk.request('POST', '/auth/logout-all', { token: a.access_token });
       expect(all.status, all.text).to.equal(204);
       expect((await tk.request('GET', '/components', { token: a.access_token })).status).to.equal(401);
       expect((await tk.request('GET', '/components', { token: b.access_token })).status).to.equal(401);
-      const active = await tk.kernel.database.knex('identity_sessions').where({ tenant_id: 'default', subject_id: 'admin' }).whereNull('revoked_at');
+      const active = await tk.kernel.database
+        .knex('identity_sessions')
+        .where({ tenant_id: 'default', subject_id: 'admin' })
+        .whereNull('revoked_at');
       expect(active).to.have.length(0);
     });
 
     it('answers logout with a non-session credential with 400', async () => {
       const session = await login(tk, bootstrapCredentials());
-      const minted = await tk.request('POST', '/api-tokens', { token: session.access_token, body: { name: 'ci', roles: ['viewer'] } });
+      const minted = await tk.request('POST', '/api-tokens', {
+        token: session.access_token,
+        body: { name: 'ci', roles: ['viewer'] },
+      });
       const res = await tk.request('POST', '/auth/logout', { token: minted.body.secret });
       expect(res.status).to.equal(400);
       expect(res.body.error.code).to.equal('bad_request');

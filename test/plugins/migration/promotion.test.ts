@@ -4,9 +4,23 @@ import { contentHash } from '../../../plugins/migration/bundle.js';
 import { componentTypes } from '../../../plugins/components/contract.js';
 import { startKernel, type HttpResult, type TestKernel } from '../../support/kernel.js';
 
-const ORDER_V1 = { type: 'record', name: 'Order', fields: [{ name: 'id', type: 'string' }, { name: 'total', type: 'double' }] };
+const ORDER_V1 = {
+  type: 'record',
+  name: 'Order',
+  fields: [
+    { name: 'id', type: 'string' },
+    { name: 'total', type: 'double' },
+  ],
+};
 /** Drops `total`, which has no default: data written with v1 no longer reads the same (incompatible). */
-const ORDER_BROKEN = { type: 'record', name: 'Order', fields: [{ name: 'id', type: 'string' }, { name: 'note', type: 'string' }] };
+const ORDER_BROKEN = {
+  type: 'record',
+  name: 'Order',
+  fields: [
+    { name: 'id', type: 'string' },
+    { name: 'note', type: 'string' },
+  ],
+};
 
 /** A component type with a secret field (`password`, sealed apart), as the connectors' types have. */
 const shipperType = createPlugin({
@@ -20,7 +34,11 @@ const shipperType = createPlugin({
         contribute(componentTypes, {
           name: 'shipper',
           kind: 'processor',
-          config_schema: { type: 'object', additionalProperties: false, properties: { url: { type: 'string' }, password: { type: 'string', 'x-secret': true } } },
+          config_schema: {
+            type: 'object',
+            additionalProperties: false,
+            properties: { url: { type: 'string' }, password: { type: 'string', 'x-secret': true } },
+          },
           create: () => ({ process: async (message: unknown) => [message] }),
         } as never),
       ],
@@ -42,7 +60,14 @@ describe('migration: export, plan and apply with the promotion gate', function (
   const db = () => tk.kernel.database.knex;
 
   before(async () => {
-    tk = await startKernel({ plugins: ['system', 'audit', 'logs', 'components', 'codecs', 'streams', 'workflows', 'studio', 'migration'], auth: { mode: 'none' }, settings: { workflows: { poll_ms: 50, lease_ms: 3000 } } }, { plugins: [shipperType] });
+    tk = await startKernel(
+      {
+        plugins: ['system', 'audit', 'logs', 'components', 'codecs', 'streams', 'workflows', 'studio', 'migration'],
+        auth: { mode: 'none' },
+        settings: { workflows: { poll_ms: 50, lease_ms: 3000 } },
+      },
+      { plugins: [shipperType] },
+    );
   });
   after(() => tk?.close());
 
@@ -50,16 +75,62 @@ describe('migration: export, plan and apply with the promotion gate', function (
     return tk.request('POST', path, { body: { tenant_id: tenant, ...body } });
   }
 
-  async function seed(tenant: string, options: { codecSchema?: unknown; extraStream?: string; component?: Record<string, unknown>; workspaceBroken?: boolean } = {}): Promise<void> {
-    expect((await post('/codecs', tenant, { id: 'orders', name: 'orders', kind: 'avro', schema: options.codecSchema ?? ORDER_V1 })).status).to.equal(201);
-    expect((await post('/streams', tenant, { id: 'orders', name: 'Orders', partitions: 3, codec: 'orders', retention: { max_age_hours: 24 } })).status).to.equal(201);
-    const component = await post('/components', tenant, { type: 'shipper', id: 'shipper', name: 'Shipper', config: { url: 'https://ship.example' }, ...(options.component ?? {}) });
+  async function seed(
+    tenant: string,
+    options: {
+      codecSchema?: unknown;
+      extraStream?: string;
+      component?: Record<string, unknown>;
+      workspaceBroken?: boolean;
+    } = {},
+  ): Promise<void> {
+    expect(
+      (
+        await post('/codecs', tenant, {
+          id: 'orders',
+          name: 'orders',
+          kind: 'avro',
+          schema: options.codecSchema ?? ORDER_V1,
+        })
+      ).status,
+    ).to.equal(201);
+    expect(
+      (
+        await post('/streams', tenant, {
+          id: 'orders',
+          name: 'Orders',
+          partitions: 3,
+          codec: 'orders',
+          retention: { max_age_hours: 24 },
+        })
+      ).status,
+    ).to.equal(201);
+    const component = await post('/components', tenant, {
+      type: 'shipper',
+      id: 'shipper',
+      name: 'Shipper',
+      config: { url: 'https://ship.example' },
+      ...(options.component ?? {}),
+    });
     expect(component.status, component.text).to.equal(201);
-    const workflow = await post('/workflows', tenant, { id: 'enrich', name: 'Enrich', input: { stream: 'orders' }, steps: [{ type: 'json.transform', config: { set: { seen: true } } }], sinks: [{ type: 'log', config: {} }] });
+    const workflow = await post('/workflows', tenant, {
+      id: 'enrich',
+      name: 'Enrich',
+      input: { stream: 'orders' },
+      steps: [{ type: 'json.transform', config: { set: { seen: true } } }],
+      sinks: [{ type: 'log', config: {} }],
+    });
     expect(workflow.status, workflow.text).to.equal(201);
-    const workspace = await post('/studio/workspaces', tenant, { id: 'doubler', name: 'Doubler', files: workspaceFiles(options.workspaceBroken) });
+    const workspace = await post('/studio/workspaces', tenant, {
+      id: 'doubler',
+      name: 'Doubler',
+      files: workspaceFiles(options.workspaceBroken),
+    });
     expect(workspace.status, workspace.text).to.equal(201);
-    if (options.extraStream) expect((await post('/streams', tenant, { id: options.extraStream, name: options.extraStream })).status).to.equal(201);
+    if (options.extraStream)
+      expect((await post('/streams', tenant, { id: options.extraStream, name: options.extraStream })).status).to.equal(
+        201,
+      );
   }
 
   async function exported(tenant: string): Promise<any> {
@@ -74,25 +145,46 @@ describe('migration: export, plan and apply with the promotion gate', function (
     return res.body;
   }
 
-  const apply = (planId: string, requestId: string, extra: Record<string, unknown> = {}, from = 'src') => post(`/migration/plans/${planId}/apply`, from, { request_id: requestId, ...extra });
+  const apply = (planId: string, requestId: string, extra: Record<string, unknown> = {}, from = 'src') =>
+    post(`/migration/plans/${planId}/apply`, from, { request_id: requestId, ...extra });
 
   it('exports a content-hashed bundle and reproduces every resource in an empty tenant; one request_id applies once', async () => {
     await seed('src');
     const bundle = await exported('src');
     expect(bundle.hash).to.equal(contentHash(bundle.resources));
-    expect(Object.keys(bundle.resources).sort()).to.deep.equal(['codecs', 'components', 'streams', 'workflows', 'workspaces']);
+    expect(Object.keys(bundle.resources).sort()).to.deep.equal([
+      'codecs',
+      'components',
+      'streams',
+      'workflows',
+      'workspaces',
+    ]);
 
     const made = await plan(bundle, 'dst');
-    expect(made.diff.create).to.deep.include.members([{ kind: 'codecs', id: 'orders' }, { kind: 'streams', id: 'orders' }, { kind: 'components', id: 'shipper' }, { kind: 'workflows', id: 'enrich' }, { kind: 'workspaces', id: 'doubler' }]);
+    expect(made.diff.create).to.deep.include.members([
+      { kind: 'codecs', id: 'orders' },
+      { kind: 'streams', id: 'orders' },
+      { kind: 'components', id: 'shipper' },
+      { kind: 'workflows', id: 'enrich' },
+      { kind: 'workspaces', id: 'doubler' },
+    ]);
     expect(made.diff.update).to.deep.equal([]);
     expect(made.diff.delete).to.deep.equal([]);
-    expect(made.gate.map((c: any) => c.check).sort()).to.deep.equal(['codec_compatibility', 'no_destructive', 'no_drift', 'secrets_present', 'workspace_tests']);
+    expect(made.gate.map((c: any) => c.check).sort()).to.deep.equal([
+      'codec_compatibility',
+      'no_destructive',
+      'no_drift',
+      'secrets_present',
+      'workspace_tests',
+    ]);
     expect(made.gate.every((c: any) => c.ok)).to.equal(true);
 
     const first = await apply(made.id, 'promote-1');
     expect(first.status, first.text).to.equal(200);
     expect(first.body.applied).to.deep.equal({ create: 5, update: 0, delete: 0 });
-    expect(made.gate.find((c: any) => c.check === 'workspace_tests').detail).to.match(/1 test case\(s\) of 1 workspace\(s\) passed/);
+    expect(made.gate.find((c: any) => c.check === 'workspace_tests').detail).to.match(
+      /1 test case\(s\) of 1 workspace\(s\) passed/,
+    );
     const again = await apply(made.id, 'promote-1');
     expect(again.status).to.equal(200);
     expect(again.body).to.deep.equal(first.body);
@@ -104,14 +196,26 @@ describe('migration: export, plan and apply with the promotion gate', function (
     expect((await db()('codecs_revisions').where({ tenant_id: 'dst', codec_id: 'orders' })).length).to.equal(1);
     expect((await db()('streams_partitions').where({ tenant_id: 'dst' })).length).to.equal(3);
     // The workflow arrives as a draft at revision 1; the workspace with its files, and its tests pass there.
-    expect((await tk.request('GET', '/workflows/enrich?tenant_id=dst')).body).to.include({ state: 'draft', revision: 1, name: 'Enrich' });
-    expect((await tk.request('GET', '/studio/workspaces/doubler/files?tenant_id=dst')).body.files).to.deep.equal(workspaceFiles());
+    expect((await tk.request('GET', '/workflows/enrich?tenant_id=dst')).body).to.include({
+      state: 'draft',
+      revision: 1,
+      name: 'Enrich',
+    });
+    expect((await tk.request('GET', '/studio/workspaces/doubler/files?tenant_id=dst')).body.files).to.deep.equal(
+      workspaceFiles(),
+    );
     const tested = await post('/studio/workspaces/doubler/test', 'dst', {});
     expect(tested.body, tested.text).to.include({ passed: 1, failed: 0 });
-    const published = await post('/streams/orders/messages', 'dst', { messages: [{ value: { id: 'o1', total: 2.5 } }] });
+    const published = await post('/streams/orders/messages', 'dst', {
+      messages: [{ value: { id: 'o1', total: 2.5 } }],
+    });
     expect(published.status, published.text).to.equal(201);
     // One audit record per call (the first, its replay and the refused one), one effect.
-    expect((await db()('audit_records').where({ tenant_id: 'src', operation: 'applyPlan' })).map((r: any) => r.status).sort()).to.deep.equal([200, 200, 409]);
+    expect(
+      (await db()('audit_records').where({ tenant_id: 'src', operation: 'applyPlan' }))
+        .map((r: any) => r.status)
+        .sort(),
+    ).to.deep.equal([200, 200, 409]);
   });
 
   it('refuses a bundle whose hash does not match its content with 400', async () => {
@@ -123,7 +227,12 @@ describe('migration: export, plan and apply with the promotion gate', function (
     expect(await db()('migration_plans').where({ target_tenant_id: 'dst' })).to.have.length(1);
   });
 
-  async function refusedAlone(target: string, bundle: unknown, check: string, afterPlan?: () => Promise<void>): Promise<void> {
+  async function refusedAlone(
+    target: string,
+    bundle: unknown,
+    check: string,
+    afterPlan?: () => Promise<void>,
+  ): Promise<void> {
     const made = await plan(bundle, target);
     await afterPlan?.();
     const before = await exported(target);
@@ -134,16 +243,19 @@ describe('migration: export, plan and apply with the promotion gate', function (
     expect((await exported(target)).resources).to.deep.equal(before.resources);
   }
 
-  it('refuses with 422 naming codec_compatibility when a codec schema breaks the target\'s', async () => {
+  it("refuses with 422 naming codec_compatibility when a codec schema breaks the target's", async () => {
     await seed('compat-src', { codecSchema: ORDER_BROKEN });
     await seed('compat-dst');
     await refusedAlone('compat-dst', await exported('compat-src'), 'codec_compatibility');
   });
 
-  it('exports x-secret fields as placeholders, refuses with 422 naming secrets_present when the target has no value, and keeps the target\'s sealed value otherwise', async () => {
+  it("exports x-secret fields as placeholders, refuses with 422 naming secrets_present when the target has no value, and keeps the target's sealed value otherwise", async () => {
     await seed('secret-src', { component: { config: { url: 'https://new.example', password: 'source-secret' } } });
     const bundle = await exported('secret-src');
-    expect(bundle.resources.components[0].content.config).to.deep.equal({ url: 'https://new.example', password: { $secret: 'shipper:/password' } });
+    expect(bundle.resources.components[0].content.config).to.deep.equal({
+      url: 'https://new.example',
+      password: { $secret: 'shipper:/password' },
+    });
     expect(JSON.stringify(bundle)).to.not.include('source-secret');
     await seed('secret-dst');
     await refusedAlone('secret-dst', bundle, 'secrets_present');
@@ -176,7 +288,7 @@ describe('migration: export, plan and apply with the promotion gate', function (
     });
   });
 
-  it('refuses with 422 naming workspace_tests when a workspace\'s tests fail on the bundle\'s exact files (run in the sandbox)', async () => {
+  it("refuses with 422 naming workspace_tests when a workspace's tests fail on the bundle's exact files (run in the sandbox)", async () => {
     await seed('tests-src', { workspaceBroken: true });
     const bundle = await exported('tests-src');
     const made = await plan(bundle, 'tests-dst', 'tests-src');

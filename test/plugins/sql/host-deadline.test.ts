@@ -23,14 +23,24 @@ describe('sql console: the host deadline', function () {
     const started = Date.now();
     let error: unknown;
     try {
-      await runQuery(admin, { connectionString: process.env.DATABASE_URL as string }, `select pg_sleep(30), '${marker}'`, [], 10, { statementTimeoutMs: 0, hostGraceMs: 700, maxRows: 10 });
+      await runQuery(
+        admin,
+        { connectionString: process.env.DATABASE_URL as string },
+        `select pg_sleep(30), '${marker}'`,
+        [],
+        10,
+        { statementTimeoutMs: 0, hostGraceMs: 700, maxRows: 10 },
+      );
     } catch (err) {
       error = err;
     }
     expect(error).to.be.instanceOf(ApiError);
     expect((error as ApiError).code).to.equal('query_timeout');
     expect(Date.now() - started).to.be.below(10_000);
-    const still = await admin.raw("select count(*)::int as n from pg_stat_activity where query like ? and state = 'active' and pid <> pg_backend_pid()", [`%${marker}%`]);
+    const still = await admin.raw(
+      "select count(*)::int as n from pg_stat_activity where query like ? and state = 'active' and pid <> pg_backend_pid()",
+      [`%${marker}%`],
+    );
     expect(still.rows[0].n).to.equal(0);
   });
 });

@@ -2,12 +2,26 @@ import { expect } from 'chai';
 import { startKernel, type TestKernel } from '../../support/kernel.js';
 import { NATS_URL, dropJetStreams } from './nats-support.js';
 
-
-const ORDER_V1 = { type: 'record', name: 'Order', namespace: 'shop', fields: [{ name: 'id', type: 'string' }, { name: 'amount', type: 'int' }] };
+const ORDER_V1 = {
+  type: 'record',
+  name: 'Order',
+  namespace: 'shop',
+  fields: [
+    { name: 'id', type: 'string' },
+    { name: 'amount', type: 'int' },
+  ],
+};
 /** V1 plus a field with a default: backward compatible, so a reader with V2 reads V1's bytes. */
 const ORDER_V2 = { ...ORDER_V1, fields: [...ORDER_V1.fields, { name: 'currency', type: 'string', default: 'EUR' }] };
-const PROTO_V1 = { proto: 'syntax = "proto3";\npackage shop;\nmessage Order {\n  string id = 1;\n  int64 amount = 2;\n}\n', message: 'shop.Order' };
-const PROTO_V2 = { proto: 'syntax = "proto3";\npackage shop;\nmessage Order {\n  string id = 1;\n  int64 amount = 2;\n  string currency = 3;\n}\n', message: 'shop.Order' };
+const PROTO_V1 = {
+  proto: 'syntax = "proto3";\npackage shop;\nmessage Order {\n  string id = 1;\n  int64 amount = 2;\n}\n',
+  message: 'shop.Order',
+};
+const PROTO_V2 = {
+  proto:
+    'syntax = "proto3";\npackage shop;\nmessage Order {\n  string id = 1;\n  int64 amount = 2;\n  string currency = 3;\n}\n',
+  message: 'shop.Order',
+};
 
 const backends = [
   { name: 'postgres', settings: {} },
@@ -21,7 +35,11 @@ for (const backend of backends) {
     let seq = 0;
 
     before(async () => {
-      tk = await startKernel({ plugins: ['system', 'audit', 'codecs', 'streams'], auth: { mode: 'none' }, settings: { streams: backend.settings } });
+      tk = await startKernel({
+        plugins: ['system', 'audit', 'codecs', 'streams'],
+        auth: { mode: 'none' },
+        settings: { streams: backend.settings },
+      });
     });
     after(async () => {
       if (!tk) return;
@@ -42,7 +60,9 @@ for (const backend of backends) {
     }
 
     async function publish(stream: string, values: unknown[]): Promise<string[]> {
-      const res = await tk.request('POST', `/streams/${stream}/messages`, { body: { messages: values.map((value) => ({ value })) } });
+      const res = await tk.request('POST', `/streams/${stream}/messages`, {
+        body: { messages: values.map((value) => ({ value })) },
+      });
       expect(res.status, res.text).to.equal(201);
       return res.body.messages.map((m: { id: string }) => m.id);
     }
@@ -57,7 +77,10 @@ for (const backend of backends) {
       const { codec, stream } = await setUp('avro', ORDER_V1);
       const [old] = await publish(stream, [{ id: 'o-1', amount: 5 }]);
       if (backend.name === 'postgres') {
-        const row = await tk.kernel.database.knex('streams_messages').where({ tenant_id: 'default', id: old }).first('codec', 'codec_revision');
+        const row = await tk.kernel.database
+          .knex('streams_messages')
+          .where({ tenant_id: 'default', id: old })
+          .first('codec', 'codec_revision');
         expect(row).to.deep.equal({ codec, codec_revision: 1 });
       }
       await evolve(codec, 'avro', ORDER_V2);
@@ -72,13 +95,22 @@ for (const backend of backends) {
 
       // Reads by offset and GET /messages resolve each message by its own writer revision.
       const read = await tk.request('GET', `/streams/${stream}/messages`);
-      expect(read.body.items.map((m: { value: unknown }) => m.value)).to.deep.equal([shownOld.body.value, shownNew.body.value]);
+      expect(read.body.items.map((m: { value: unknown }) => m.value)).to.deep.equal([
+        shownOld.body.value,
+        shownNew.body.value,
+      ]);
       const listed = await tk.request('GET', `/messages?stream=${stream}`);
-      expect(listed.body.items.map((m: { value: unknown }) => m.value)).to.deep.equal([shownOld.body.value, shownNew.body.value]);
+      expect(listed.body.items.map((m: { value: unknown }) => m.value)).to.deep.equal([
+        shownOld.body.value,
+        shownNew.body.value,
+      ]);
 
       // The old message's bytes are still V1's: V2's schema alone cannot read them (the writer revision is what does).
       const body = await fetch(`${tk.url}/messages/${old}/body`);
-      const decodedAsV2 = await tk.request('POST', `/codecs/${codec}/decode`, { raw: Buffer.from(await body.arrayBuffer()), contentType: 'application/octet-stream' });
+      const decodedAsV2 = await tk.request('POST', `/codecs/${codec}/decode`, {
+        raw: Buffer.from(await body.arrayBuffer()),
+        contentType: 'application/octet-stream',
+      });
       expect(decodedAsV2.status, decodedAsV2.text).to.equal(400);
     });
 
@@ -86,7 +118,9 @@ for (const backend of backends) {
       const { codec, stream } = await setUp('avro', ORDER_V1);
       const [old] = await publish(stream, [{ id: 'o-3', amount: 9 }]);
       await evolve(codec, 'avro', ORDER_V2);
-      const replay = await tk.request('POST', `/messages/${old}/replay`, { body: { request_id: `r-${Math.random().toString(36).slice(2)}` } });
+      const replay = await tk.request('POST', `/messages/${old}/replay`, {
+        body: { request_id: `r-${Math.random().toString(36).slice(2)}` },
+      });
       expect(replay.status, replay.text).to.equal(201);
       const shown = await tk.request('GET', `/messages/${replay.body.id}`);
       expect(shown.body.value).to.deep.equal({ id: 'o-3', amount: 9, currency: 'EUR' });

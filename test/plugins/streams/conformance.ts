@@ -32,8 +32,15 @@ export function streamConformance(name: string, target: ConformanceTarget): void
       return id;
     }
 
-    async function publish(stream: string, messages: unknown[], extra: Record<string, unknown> = {}, tenant = 'default'): Promise<Array<{ id: string; partition: number; offset: number }>> {
-      const res = await tk.request('POST', `/streams/${stream}/messages`, { body: { messages, tenant_id: tenant, ...extra } });
+    async function publish(
+      stream: string,
+      messages: unknown[],
+      extra: Record<string, unknown> = {},
+      tenant = 'default',
+    ): Promise<Array<{ id: string; partition: number; offset: number }>> {
+      const res = await tk.request('POST', `/streams/${stream}/messages`, {
+        body: { messages, tenant_id: tenant, ...extra },
+      });
       expect(res.status, res.text).to.equal(201);
       return res.body.messages;
     }
@@ -42,7 +49,10 @@ export function streamConformance(name: string, target: ConformanceTarget): void
       const out: any[] = [];
       let cursor: string | null = null;
       do {
-        const res = await tk.request('GET', `/streams/${stream}/messages?tenant_id=${tenant}&limit=1000${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        const res = await tk.request(
+          'GET',
+          `/streams/${stream}/messages?tenant_id=${tenant}&limit=1000${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        );
         expect(res.status, res.text).to.equal(200);
         out.push(...res.body.items);
         cursor = res.headers.get('x-next-cursor');
@@ -59,7 +69,15 @@ export function streamConformance(name: string, target: ConformanceTarget): void
       const [sent] = await publish(stream, [{ key: 'order-1', headers: { source: 'test' }, value: { total: 42 } }]);
       expect(sent?.id).to.match(/^msg_/);
       const [read] = await readAll(stream);
-      expect(read).to.include({ id: sent?.id, stream, partition: 0, offset: sent?.offset, key: 'order-1', content_type: 'application/json', replay_of: null });
+      expect(read).to.include({
+        id: sent?.id,
+        stream,
+        partition: 0,
+        offset: sent?.offset,
+        key: 'order-1',
+        content_type: 'application/json',
+        replay_of: null,
+      });
       expect(read.headers).to.deep.equal({ source: 'test' });
       expect(read.value).to.deep.equal({ total: 42 });
       expect(read.size).to.equal(Buffer.byteLength('{"total":42}'));
@@ -72,7 +90,10 @@ export function streamConformance(name: string, target: ConformanceTarget): void
 
     it('publishes a batch in order: offsets grow by publish order', async () => {
       const stream = await createStream();
-      const sent = await publish(stream, Array.from({ length: 20 }, (_, i) => ({ value: { i } })));
+      const sent = await publish(
+        stream,
+        Array.from({ length: 20 }, (_, i) => ({ value: { i } })),
+      );
       expect(sent).to.have.length(20);
       const offsets = sent.map((m) => m.offset);
       increasing(offsets);
@@ -86,13 +107,22 @@ export function streamConformance(name: string, target: ConformanceTarget): void
       const stream = await createStream({ partitions: 4 });
       const bytes = Buffer.from([0, 1, 2, 250, 251, 255]);
       const [a] = await publish(stream, [{ key: 'k', body_base64: bytes.toString('base64') }]);
-      const raw = await tk.request('POST', `/streams/${stream}/messages?tenant_id=default`, { raw: bytes, contentType: 'application/octet-stream', headers: { 'x-message-key': 'k' } });
+      const raw = await tk.request('POST', `/streams/${stream}/messages?tenant_id=default`, {
+        raw: bytes,
+        contentType: 'application/octet-stream',
+        headers: { 'x-message-key': 'k' },
+      });
       expect(raw.status, raw.text).to.equal(201);
       const b = raw.body.messages[0];
       expect(b.partition).to.equal(a?.partition);
       for (const id of [a?.id, b.id]) {
         const shown = await tk.request('GET', `/messages/${id}`);
-        expect(shown.body).to.include({ content_type: 'application/octet-stream', body_base64: bytes.toString('base64'), size: 6, key: 'k' });
+        expect(shown.body).to.include({
+          content_type: 'application/octet-stream',
+          body_base64: bytes.toString('base64'),
+          size: 6,
+          key: 'k',
+        });
         const body = await fetch(`${tk.url}/messages/${id}/body`);
         expect(body.status).to.equal(200);
         expect(body.headers.get('content-type')).to.equal('application/octet-stream');
@@ -103,8 +133,14 @@ export function streamConformance(name: string, target: ConformanceTarget): void
     it('sends the same key to the same partition, across publishes, and keeps each key in order', async () => {
       const stream = await createStream({ partitions: 8 });
       const keys = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta'];
-      const first = await publish(stream, keys.flatMap((key) => [0, 1, 2].map((n) => ({ key, value: { key, n } }))));
-      const second = await publish(stream, keys.map((key) => ({ key, value: { key, n: 3 } })));
+      const first = await publish(
+        stream,
+        keys.flatMap((key) => [0, 1, 2].map((n) => ({ key, value: { key, n } }))),
+      );
+      const second = await publish(
+        stream,
+        keys.map((key) => ({ key, value: { key, n: 3 } })),
+      );
       const partitionOf = new Map<string, number>();
       const all = [...first, ...second];
       const sentKeys = [...keys.flatMap((k) => [k, k, k]), ...keys];
@@ -124,36 +160,56 @@ export function streamConformance(name: string, target: ConformanceTarget): void
 
     it('reads from an offset and pages with the cursor, within one partition or all', async () => {
       const stream = await createStream({ partitions: 2 });
-      const sent = await publish(stream, Array.from({ length: 30 }, (_, i) => ({ key: i % 2 === 0 ? 'even' : 'odd', value: i })));
+      const sent = await publish(
+        stream,
+        Array.from({ length: 30 }, (_, i) => ({ key: i % 2 === 0 ? 'even' : 'odd', value: i })),
+      );
       const evenPartition = (sent[0] as { partition: number }).partition;
       const evenOffsets = sent.filter((_, i) => i % 2 === 0).map((m) => m.offset);
       const from = evenOffsets[5] as number;
-      const first = await tk.request('GET', `/streams/${stream}/messages?partition=${evenPartition}&from_offset=${from}&limit=4`);
+      const first = await tk.request(
+        'GET',
+        `/streams/${stream}/messages?partition=${evenPartition}&from_offset=${from}&limit=4`,
+      );
       expect(first.status).to.equal(200);
       expect(first.body.items.map((m: any) => m.value)).to.deep.equal([10, 12, 14, 16]);
       const cursor = first.headers.get('x-next-cursor');
       expect(cursor).to.be.a('string');
-      const second = await tk.request('GET', `/streams/${stream}/messages?partition=${evenPartition}&from_offset=${from}&limit=4&cursor=${encodeURIComponent(cursor as string)}`);
+      const second = await tk.request(
+        'GET',
+        `/streams/${stream}/messages?partition=${evenPartition}&from_offset=${from}&limit=4&cursor=${encodeURIComponent(cursor as string)}`,
+      );
       expect(second.body.items.map((m: any) => m.value)).to.deep.equal([18, 20, 22, 24]);
       const rest = await readAll(stream, `&partition=${evenPartition}&from_offset=${from}`);
       expect(rest.map((m) => m.value)).to.deep.equal([10, 12, 14, 16, 18, 20, 22, 24, 26, 28]);
       // Cursor bound to its filters: presented with another partition it is refused.
-      const other = await tk.request('GET', `/streams/${stream}/messages?partition=${1 - evenPartition}&limit=4&cursor=${encodeURIComponent(cursor as string)}`);
+      const other = await tk.request(
+        'GET',
+        `/streams/${stream}/messages?partition=${1 - evenPartition}&limit=4&cursor=${encodeURIComponent(cursor as string)}`,
+      );
       expect(other.status).to.equal(400);
       const everything = await readAll(stream);
       expect(everything).to.have.length(30);
-      expect(everything.map((m) => m.partition)).to.deep.equal([...everything.map((m) => m.partition)].sort((a, b) => a - b));
+      expect(everything.map((m) => m.partition)).to.deep.equal(
+        [...everything.map((m) => m.partition)].sort((a, b) => a - b),
+      );
     });
 
     it('reads pages larger than a few messages across partitions, each message once, in (partition, offset) order', async () => {
       const stream = await createStream({ partitions: 2 });
-      const sent = await publish(stream, Array.from({ length: 50 }, (_, i) => ({ key: `k${i % 5}`, value: i })));
+      const sent = await publish(
+        stream,
+        Array.from({ length: 50 }, (_, i) => ({ key: `k${i % 5}`, value: i })),
+      );
       const expected = [...sent].sort((a, b) => a.partition - b.partition || a.offset - b.offset).map((m) => m.id);
       const seen: string[] = [];
       let cursor: string | null = null;
       let pages = 0;
       do {
-        const res = await tk.request('GET', `/streams/${stream}/messages?limit=21${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        const res = await tk.request(
+          'GET',
+          `/streams/${stream}/messages?limit=21${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        );
         expect(res.status, res.text).to.equal(200);
         expect(res.body.items.length).to.be.at.most(21);
         seen.push(...res.body.items.map((m: any) => m.id));
@@ -163,22 +219,33 @@ export function streamConformance(name: string, target: ConformanceTarget): void
       expect(seen).to.deep.equal(expected);
       const fromMiddle = sent.filter((m) => m.partition === (sent[0] as { partition: number }).partition);
       const start = (fromMiddle[3] as { offset: number }).offset;
-      const tail = await tk.request('GET', `/streams/${stream}/messages?partition=${(sent[0] as { partition: number }).partition}&from_offset=${start}&limit=1000`);
+      const tail = await tk.request(
+        'GET',
+        `/streams/${stream}/messages?partition=${(sent[0] as { partition: number }).partition}&from_offset=${start}&limit=1000`,
+      );
       expect(tail.body.items.map((m: any) => m.id)).to.deep.equal(fromMiddle.slice(3).map((m) => m.id));
     });
 
     it('publishes nothing on a dry run, and writes one audit record per publish; a refused batch publishes nothing', async () => {
       const stream = await createStream();
-      const dry = await tk.request('POST', `/streams/${stream}/messages?dry_run=true`, { body: { messages: [{ value: 'ghost' }] } });
+      const dry = await tk.request('POST', `/streams/${stream}/messages?dry_run=true`, {
+        body: { messages: [{ value: 'ghost' }] },
+      });
       expect(dry.status, dry.text).to.equal(200);
       expect(dry.body.would.status).to.equal(201);
-      const bad = await tk.request('POST', `/streams/${stream}/messages`, { body: { messages: [{ value: 'ok' }, { body_base64: '***' }] } });
+      const bad = await tk.request('POST', `/streams/${stream}/messages`, {
+        body: { messages: [{ value: 'ok' }, { body_base64: '***' }] },
+      });
       expect(bad.status).to.equal(400);
       expect(bad.body.error.details[0].pointer).to.equal('/messages/1/body_base64');
       expect(await readAll(stream)).to.have.length(0);
-      const res = await tk.request('POST', `/streams/${stream}/messages`, { body: { messages: [{ value: 1 }, { value: 2 }] } });
+      const res = await tk.request('POST', `/streams/${stream}/messages`, {
+        body: { messages: [{ value: 1 }, { value: 2 }] },
+      });
       expect(res.status, res.text).to.equal(201);
-      const records = await tk.kernel.database.knex('audit_records').where({ request_id: res.headers.get('x-request-id') });
+      const records = await tk.kernel.database
+        .knex('audit_records')
+        .where({ request_id: res.headers.get('x-request-id') });
       expect(records).to.have.length(1);
       expect(records[0]).to.include({ operation: 'publishMessages', resource_id: stream, outcome: 'success' });
       expect((await readAll(stream)).map((m) => m.value)).to.deep.equal([1, 2]);
@@ -188,29 +255,64 @@ export function streamConformance(name: string, target: ConformanceTarget): void
     it('publishes idempotently: the same key answers the first result and stores nothing more; other messages under it are refused', async () => {
       const stream = await createStream({ partitions: 3 });
       const batch = [{ key: 'a', value: 1 }, { value: 2 }, { key: 'c', value: 3 }];
-      const first = await tk.request('POST', `/streams/${stream}/messages`, { body: { messages: batch, idempotency_key: 'batch-1' } });
-      const again = await tk.request('POST', `/streams/${stream}/messages`, { body: { messages: batch, idempotency_key: 'batch-1' } });
+      const first = await tk.request('POST', `/streams/${stream}/messages`, {
+        body: { messages: batch, idempotency_key: 'batch-1' },
+      });
+      const again = await tk.request('POST', `/streams/${stream}/messages`, {
+        body: { messages: batch, idempotency_key: 'batch-1' },
+      });
       expect([first.status, again.status]).to.deep.equal([201, 201]);
       expect(again.body).to.deep.equal(first.body);
       expect(await readAll(stream)).to.have.length(3);
-      const other = await tk.request('POST', `/streams/${stream}/messages`, { body: { messages: [{ value: 99 }], idempotency_key: 'batch-1' } });
+      const other = await tk.request('POST', `/streams/${stream}/messages`, {
+        body: { messages: [{ value: 99 }], idempotency_key: 'batch-1' },
+      });
       expect(other.status).to.equal(422);
       expect(other.body.error.code).to.equal('idempotency_key_reused');
-      const header = await tk.request('POST', `/streams/${stream}/messages?tenant_id=default`, { raw: Buffer.from('x'), contentType: 'application/octet-stream', headers: { 'idempotency-key': 'raw-1' } });
-      const headerAgain = await tk.request('POST', `/streams/${stream}/messages?tenant_id=default`, { raw: Buffer.from('x'), contentType: 'application/octet-stream', headers: { 'idempotency-key': 'raw-1' } });
+      const header = await tk.request('POST', `/streams/${stream}/messages?tenant_id=default`, {
+        raw: Buffer.from('x'),
+        contentType: 'application/octet-stream',
+        headers: { 'idempotency-key': 'raw-1' },
+      });
+      const headerAgain = await tk.request('POST', `/streams/${stream}/messages?tenant_id=default`, {
+        raw: Buffer.from('x'),
+        contentType: 'application/octet-stream',
+        headers: { 'idempotency-key': 'raw-1' },
+      });
       expect(headerAgain.body).to.deep.equal(header.body);
       expect(await readAll(stream)).to.have.length(4);
     });
 
     it('applies retention by count (per partition) and by age, in the retention job', async () => {
       const counted = await createStream({ retention: { max_messages: 3 } });
-      const countedIds = (await publish(counted, Array.from({ length: 10 }, (_, i) => ({ value: i })))).map((m) => m.id);
+      const countedIds = (
+        await publish(
+          counted,
+          Array.from({ length: 10 }, (_, i) => ({ value: i })),
+        )
+      ).map((m) => m.id);
       // A dead letter of a message retention removes goes with it; one of a kept message stays.
       const [expiring, kept] = [countedIds[0] as string, countedIds[9] as string];
       const db = tk.kernel.database.knex;
       for (const id of [expiring, kept]) {
-        await db('streams_deliveries').insert({ tenant_id: 'default', message_id: id, workflow: 'retained', revision: 1, run_id: `run-${id}`, attempt: 1, status: 'dead', error: 'boom', outputs: '[]', at: new Date() });
-        await db('streams_dead_letters').insert({ tenant_id: 'default', workflow: 'retained', message_id: id, at: new Date() });
+        await db('streams_deliveries').insert({
+          tenant_id: 'default',
+          message_id: id,
+          workflow: 'retained',
+          revision: 1,
+          run_id: `run-${id}`,
+          attempt: 1,
+          status: 'dead',
+          error: 'boom',
+          outputs: '[]',
+          at: new Date(),
+        });
+        await db('streams_dead_letters').insert({
+          tenant_id: 'default',
+          workflow: 'retained',
+          message_id: id,
+          at: new Date(),
+        });
       }
       const aged = await createStream({ retention: { max_age_hours: 1 } });
       await publish(aged, [{ value: 'old-1' }, { value: 'old-2' }]);
@@ -225,7 +327,9 @@ export function streamConformance(name: string, target: ConformanceTarget): void
         await new Promise((r) => setTimeout(r, 200));
       }
       expect((await readAll(counted)).map((m) => m.value)).to.deep.equal([7, 8, 9]);
-      expect(await db('streams_dead_letters').where({ tenant_id: 'default', workflow: 'retained' }).pluck('message_id')).to.deep.equal([kept]);
+      expect(
+        await db('streams_dead_letters').where({ tenant_id: 'default', workflow: 'retained' }).pluck('message_id'),
+      ).to.deep.equal([kept]);
       expect((await readAll(aged)).map((m) => m.value)).to.deep.equal(['new']);
     });
 
@@ -233,8 +337,24 @@ export function streamConformance(name: string, target: ConformanceTarget): void
       const doomed = await createStream();
       const [message] = (await publish(doomed, [{ value: 'doomed' }])).map((m) => m.id) as [string];
       const db = tk.kernel.database.knex;
-      await db('streams_deliveries').insert({ tenant_id: 'default', message_id: message, workflow: 'doomed', revision: 1, run_id: `run-${message}`, attempt: 1, status: 'dead', error: 'boom', outputs: '[]', at: new Date() });
-      await db('streams_dead_letters').insert({ tenant_id: 'default', workflow: 'doomed', message_id: message, at: new Date() });
+      await db('streams_deliveries').insert({
+        tenant_id: 'default',
+        message_id: message,
+        workflow: 'doomed',
+        revision: 1,
+        run_id: `run-${message}`,
+        attempt: 1,
+        status: 'dead',
+        error: 'boom',
+        outputs: '[]',
+        at: new Date(),
+      });
+      await db('streams_dead_letters').insert({
+        tenant_id: 'default',
+        workflow: 'doomed',
+        message_id: message,
+        at: new Date(),
+      });
       expect((await tk.request('DELETE', `/streams/${doomed}`)).status).to.equal(204);
       const deadline = Date.now() + 60_000;
       while (Date.now() < deadline && (await db('streams_discarded')).length > 0) {
@@ -247,24 +367,40 @@ export function streamConformance(name: string, target: ConformanceTarget): void
 
     it('keeps consumer offsets per consumer and partition, and shows the lag', async () => {
       const stream = await createStream({ partitions: 2 });
-      const sent = await publish(stream, Array.from({ length: 12 }, (_, i) => ({ key: i < 8 ? 'left' : 'right', value: i })));
+      const sent = await publish(
+        stream,
+        Array.from({ length: 12 }, (_, i) => ({ key: i < 8 ? 'left' : 'right', value: i })),
+      );
       const left = sent.filter((_, i) => i < 8);
       const right = sent.filter((_, i) => i >= 8);
       const leftPartition = (left[0] as { partition: number }).partition;
       const rightPartition = (right[0] as { partition: number }).partition;
       expect(leftPartition).to.not.equal(rightPartition);
       const commit = await tk.request('POST', `/streams/${stream}/consumers/wf-a/offsets`, {
-        body: { offsets: [{ partition: leftPartition, offset: (left[5] as { offset: number }).offset }, { partition: rightPartition, offset: (right[3] as { offset: number }).offset + 1 }] },
+        body: {
+          offsets: [
+            { partition: leftPartition, offset: (left[5] as { offset: number }).offset },
+            { partition: rightPartition, offset: (right[3] as { offset: number }).offset + 1 },
+          ],
+        },
       });
       expect(commit.status, commit.text).to.equal(200);
-      await tk.request('POST', `/streams/${stream}/consumers/wf-b/offsets`, { body: { offsets: [{ partition: leftPartition, offset: (left[0] as { offset: number }).offset }] } });
+      await tk.request('POST', `/streams/${stream}/consumers/wf-b/offsets`, {
+        body: { offsets: [{ partition: leftPartition, offset: (left[0] as { offset: number }).offset }] },
+      });
       const res = await tk.request('GET', `/streams/${stream}/consumers`);
       expect(res.status).to.equal(200);
       const lag = Object.fromEntries(res.body.items.map((c: any) => [`${c.consumer}/${c.partition}`, c.lag]));
-      expect(lag).to.deep.equal({ [`wf-a/${leftPartition}`]: 3, [`wf-a/${rightPartition}`]: 0, [`wf-b/${leftPartition}`]: 8 });
+      expect(lag).to.deep.equal({
+        [`wf-a/${leftPartition}`]: 3,
+        [`wf-a/${rightPartition}`]: 0,
+        [`wf-b/${leftPartition}`]: 8,
+      });
       await publish(stream, [{ key: 'right', value: 'more' }]);
       const after = await tk.request('GET', `/streams/${stream}/consumers`);
-      expect(after.body.items.find((c: any) => c.consumer === 'wf-a' && c.partition === rightPartition).lag).to.equal(1);
+      expect(after.body.items.find((c: any) => c.consumer === 'wf-a' && c.partition === rightPartition).lag).to.equal(
+        1,
+      );
     });
 
     it('keeps tenants apart: the same stream id in two tenants, and no reach into another tenant', async () => {
@@ -281,22 +417,39 @@ export function streamConformance(name: string, target: ConformanceTarget): void
       expect((await tk.request('GET', `/messages/${a?.id}?tenant_id=tenant-a`)).status).to.equal(200);
       const listed = await tk.request('GET', `/messages?tenant_id=tenant-b&stream=${id}`);
       expect(listed.body.items.map((m: any) => m.value)).to.deep.equal(['b1', 'b2']);
-      const missing = await tk.request('POST', `/streams/only-in-a-${counter}/messages`, { body: { messages: [{ value: 1 }], tenant_id: 'tenant-b' } });
+      const missing = await tk.request('POST', `/streams/only-in-a-${counter}/messages`, {
+        body: { messages: [{ value: 1 }], tenant_id: 'tenant-b' },
+      });
       expect(missing.status).to.equal(404);
     });
 
     it('pages while others publish: every message that existed before paging began is seen exactly once', async () => {
       const stream = await createStream({ partitions: 3 });
       const before: string[] = [];
-      for (let b = 0; b < 3; b++) before.push(...(await publish(stream, Array.from({ length: 100 }, (_, i) => ({ key: `k${i % 7}`, value: b * 100 + i })))).map((m) => m.id));
+      for (let b = 0; b < 3; b++)
+        before.push(
+          ...(
+            await publish(
+              stream,
+              Array.from({ length: 100 }, (_, i) => ({ key: `k${i % 7}`, value: b * 100 + i })),
+            )
+          ).map((m) => m.id),
+        );
       const seen: string[] = [];
       let cursor: string | null = null;
       let publishing = true;
       const publishers = (async () => {
-        for (let round = 0; publishing && round < 40; round++) await publish(stream, Array.from({ length: 10 }, (_, i) => ({ key: `k${i % 7}`, value: -1 })));
+        for (let round = 0; publishing && round < 40; round++)
+          await publish(
+            stream,
+            Array.from({ length: 10 }, (_, i) => ({ key: `k${i % 7}`, value: -1 })),
+          );
       })();
       do {
-        const res = await tk.request('GET', `/streams/${stream}/messages?limit=25${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        const res = await tk.request(
+          'GET',
+          `/streams/${stream}/messages?limit=25${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        );
         expect(res.status).to.equal(200);
         seen.push(...res.body.items.map((m: any) => m.id));
         cursor = res.headers.get('x-next-cursor');

@@ -7,7 +7,14 @@ streamConformance('nats (JetStream)', {
   denseOffsets: false,
   async boot() {
     const { clock, advance } = movableClock();
-    const tk = await startKernel({ plugins: ['system', 'audit', 'streams'], auth: { mode: 'none' }, settings: { streams: { backend: 'nats', nats: { url: NATS_URL } } } }, { clock });
+    const tk = await startKernel(
+      {
+        plugins: ['system', 'audit', 'streams'],
+        auth: { mode: 'none' },
+        settings: { streams: { backend: 'nats', nats: { url: NATS_URL } } },
+      },
+      { clock },
+    );
     const close = tk.close.bind(tk);
     tk.close = async () => {
       await dropJetStreams(tk);

@@ -70,25 +70,45 @@ describe('streams on nats: the publish path', function () {
   });
 
   it('indexes a message published ahead of its transaction only while its stream lives: 404 and no index row once it is deleted', async () => {
-    const tk = await startKernel({ plugins: ['system', 'audit', 'streams'], auth: { mode: 'none' }, settings: { streams: { backend: 'nats', nats: { url: NATS_URL } } } });
+    const tk = await startKernel({
+      plugins: ['system', 'audit', 'streams'],
+      auth: { mode: 'none' },
+      settings: { streams: { backend: 'nats', nats: { url: NATS_URL } } },
+    });
     const backend = natsBackend(NATS_URL);
     const knex = tk.kernel.database.knex;
     let ref: StreamRef | undefined;
     try {
       expect((await tk.request('POST', '/streams', { body: { id: 'gone', name: 'gone' } })).status).to.equal(201);
-      const row = (await knex('streams_streams').where({ tenant_id: 'default', id: 'gone' }).first()) as { uid: string };
+      const row = (await knex('streams_streams').where({ tenant_id: 'default', id: 'gone' }).first()) as {
+        uid: string;
+      };
       ref = { tenantId: 'default', id: 'gone', uid: row.uid, partitions: 1, maxAgeHours: null, maxMessages: null };
-      const messages: NewMessage[] = [{ id: 'msg_ahead_1', partition: 0, key: null, headers: {}, contentType: 'application/json', body: Buffer.from('1'), replayOf: null }];
+      const messages: NewMessage[] = [
+        {
+          id: 'msg_ahead_1',
+          partition: 0,
+          key: null,
+          headers: {},
+          contentType: 'application/json',
+          body: Buffer.from('1'),
+          replayOf: null,
+        },
+      ];
       const now = new Date();
       const published = await (backend.publishAhead as NonNullable<typeof backend.publishAhead>)(ref, messages, now);
       expect(published[0]?.offset).to.be.greaterThan(0);
       expect((await tk.request('DELETE', '/streams/gone')).status).to.equal(204);
-      const err = await knex.transaction((trx) => backend.append(trx, ref as StreamRef, messages, now, { dryRun: false, published })).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+      const err = await knex
+        .transaction((trx) => backend.append(trx, ref as StreamRef, messages, now, { dryRun: false, published }))
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       expect((err as ApiError).code).to.equal('not_found');
-      const [count] = await knex('streams_message_runs').where({ tenant_id: 'default', stream_uid: row.uid }).count({ n: '*' });
+      const [count] = await knex('streams_message_runs')
+        .where({ tenant_id: 'default', stream_uid: row.uid })
+        .count({ n: '*' });
       expect(Number(count?.n)).to.equal(0);
     } finally {
       await backend.close?.();

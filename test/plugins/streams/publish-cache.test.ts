@@ -31,7 +31,12 @@ describe('streams: a publish right after its stream changed', function () {
   it('checks values against the codec a PATCH just set', async () => {
     expect((await publish([{ value: 'any text' }])).status).to.equal(201);
     const codec = await tk.request('POST', '/codecs', {
-      body: { id: 'numbers', name: 'Numbers', kind: 'json', schema: { type: 'object', required: ['n'], properties: { n: { type: 'integer' } } } },
+      body: {
+        id: 'numbers',
+        name: 'Numbers',
+        kind: 'json',
+        schema: { type: 'object', required: ['n'], properties: { n: { type: 'integer' } } },
+      },
     });
     expect(codec.status, codec.text).to.equal(201);
     expect((await tk.request('PATCH', '/streams/changing', { body: { codec: 'numbers' } })).status).to.equal(200);
@@ -43,7 +48,9 @@ describe('streams: a publish right after its stream changed', function () {
     expect((await publish([{ value: { n: 2 } }])).status).to.equal(201);
     expect((await tk.request('DELETE', '/streams/changing')).status).to.equal(204);
     expect((await publish([{ value: { n: 3 } }])).status).to.equal(404);
-    expect((await tk.request('POST', '/streams', { body: { id: 'changing', name: 'Changing again' } })).status).to.equal(201);
+    expect(
+      (await tk.request('POST', '/streams', { body: { id: 'changing', name: 'Changing again' } })).status,
+    ).to.equal(201);
     const fresh = await publish([{ value: 'no codec now' }]);
     expect(fresh.status).to.equal(201);
     const read = await tk.request('GET', '/streams/changing/messages?partition=0&from_offset=0');

@@ -9,7 +9,10 @@ describe('GET /streams/{id}/tail (server-sent events of new messages)', function
   let token: string;
   before(async () => {
     // Polling every 10 minutes: a message that arrives within the test came through the wake-up event.
-    tk = await startKernel({ plugins: ['system', 'identity', 'streams'], settings: { streams: { tail_poll_ms: 600_000 } } });
+    tk = await startKernel({
+      plugins: ['system', 'identity', 'streams'],
+      settings: { streams: { tail_poll_ms: 600_000 } },
+    });
     token = await loginAdmin(tk);
     for (const id of ['live', 'quiet']) {
       const res = await tk.request('POST', '/streams', { token, body: { id, name: id, partitions: 2 } });
@@ -37,7 +40,7 @@ describe('GET /streams/{id}/tail (server-sent events of new messages)', function
     expect(missing.status).to.equal(404);
   });
 
-  it('sends messages published after it opened, and not older ones nor other streams\'', async () => {
+  it("sends messages published after it opened, and not older ones nor other streams'", async () => {
     await publish('live', [{ value: 'before' }]);
     const reader = await readEvents(tk, '/streams/live/tail', token);
     expect(reader.status).to.equal(200);
@@ -49,16 +52,26 @@ describe('GET /streams/{id}/tail (server-sent events of new messages)', function
     expect(got.id).to.equal(`${sent?.partition}:${sent?.offset}`);
     expect(got.message).to.include({ id: sent?.id, stream: 'live', key: 'k' });
     expect(got.message.value).to.deep.equal({ n: 1 });
-    const batch = await publish('live', [{ key: 'k', value: 2 }, { key: 'k', value: 3 }]);
+    const batch = await publish('live', [
+      { key: 'k', value: 2 },
+      { key: 'k', value: 3 },
+    ]);
     expect((await nextMessage(reader)).message.id).to.equal(batch[0]?.id);
     expect((await nextMessage(reader)).message.id).to.equal(batch[1]?.id);
     await reader.cancel();
   });
 
   it('starts from an offset of one partition when asked', async () => {
-    const sent = await publish('quiet', [{ key: 'p', value: 'a' }, { key: 'p', value: 'b' }]);
+    const sent = await publish('quiet', [
+      { key: 'p', value: 'a' },
+      { key: 'p', value: 'b' },
+    ]);
     const partition = sent[0]?.partition as number;
-    const reader = await readEvents(tk, `/streams/quiet/tail?partition=${partition}&from_offset=${sent[1]?.offset}`, token);
+    const reader = await readEvents(
+      tk,
+      `/streams/quiet/tail?partition=${partition}&from_offset=${sent[1]?.offset}`,
+      token,
+    );
     expect((await nextMessage(reader)).message.value).to.equal('b');
     await reader.cancel();
   });

@@ -11,7 +11,8 @@ const upperText: StreamCodec = {
   },
   decode(bytes) {
     const text = Buffer.from(bytes).toString('latin1');
-    if (!/^[A-Z0-9 ]*$/.test(text)) throw new ApiError('validation_error', 'an upper-text body holds only A-Z, 0-9 and spaces');
+    if (!/^[A-Z0-9 ]*$/.test(text))
+      throw new ApiError('validation_error', 'an upper-text body holds only A-Z, 0-9 and spaces');
     return text;
   },
 };
@@ -23,6 +24,8 @@ export const upperTextCodecPlugin = createPlugin({
   deps: {},
   setup: () => ({
     handlers: {},
-    contributions: [contribute(streamCodecs, { resolve: async (_db, _tenant, id) => (id === 'upper' ? upperText : undefined) })],
+    contributions: [
+      contribute(streamCodecs, { resolve: async (_db, _tenant, id) => (id === 'upper' ? upperText : undefined) }),
+    ],
   }),
 });

@@ -17,13 +17,19 @@ const FILES = {
     'globalThis.answer = 42;',
   ].join('\n'),
   'lib/math.js': 'export function double(x) { return x * 2; }\n',
-  'tests/one.json': JSON.stringify({ input: { value: { a: 1 } }, expect: { result: { seen: { a: 1 } }, pushed: [{ doubled: 2 }] } }),
+  'tests/one.json': JSON.stringify({
+    input: { value: { a: 1 } },
+    expect: { result: { seen: { a: 1 } }, pushed: [{ doubled: 2 }] },
+  }),
   'tests/wrong.json': JSON.stringify({ input: { value: { a: 2 } }, expect: { pushed: [{ doubled: 5 }] } }),
 };
 
 /** A terminal session: send a line, read its JSON answer. */
 async function terminal(tk: TestKernel, token: string, workspace: string) {
-  const socket: WebSocket = await mustOpen(tk, `/studio/terminal/ws?ticket=${await studioTicket(tk, token, workspace, 'terminal')}`);
+  const socket: WebSocket = await mustOpen(
+    tk,
+    `/studio/terminal/ws?ticket=${await studioTicket(tk, token, workspace, 'terminal')}`,
+  );
   const messages = inbox(socket);
   const ready = JSON.parse((await messages.next()).data.toString());
   return {
@@ -39,7 +45,7 @@ async function terminal(tk: TestKernel, token: string, workspace: string) {
   };
 }
 
-describe('studio terminal: a line REPL into the workspace\'s sandbox, never a shell', function () {
+describe("studio terminal: a line REPL into the workspace's sandbox, never a shell", function () {
   this.timeout(120_000);
   let tk: TestKernel;
   let admin: string;
@@ -49,7 +55,14 @@ describe('studio terminal: a line REPL into the workspace\'s sandbox, never a sh
     tk = await startKernel({ plugins: PLUGINS });
     admin = await loginAdmin(tk);
     viewer = await mintToken(tk, admin, ['viewer']);
-    expect((await tk.request('POST', '/studio/workspaces', { token: admin, body: { id: 'term', name: 'term', files: FILES } })).status).to.equal(201);
+    expect(
+      (
+        await tk.request('POST', '/studio/workspaces', {
+          token: admin,
+          body: { id: 'term', name: 'term', files: FILES },
+        })
+      ).status,
+    ).to.equal(201);
   });
   after(() => tk?.close());
 
@@ -88,7 +101,16 @@ describe('studio terminal: a line REPL into the workspace\'s sandbox, never a sh
     expect(thrown.ok).to.equal(false);
     expect(thrown.error.message).to.be.a('string');
 
-    for (const line of ['rm -rf /', 'ls -la', 'cat /etc/passwd; echo hi', 'bash', 'curl http://example.com', '$ whoami', '/bin/sh -c id', 'sudo reboot']) {
+    for (const line of [
+      'rm -rf /',
+      'ls -la',
+      'cat /etc/passwd; echo hi',
+      'bash',
+      'curl http://example.com',
+      '$ whoami',
+      '/bin/sh -c id',
+      'sudo reboot',
+    ]) {
       const refused = await t.line(line);
       expect(refused.ok, line).to.equal(false);
       expect(refused.error.message, line).to.contain('not an operating-system shell');
@@ -97,8 +119,12 @@ describe('studio terminal: a line REPL into the workspace\'s sandbox, never a sh
     expect(help.output).to.contain('run [json]');
     await t.close();
 
-    const audited = await tk.kernel.database.knex('audit_records').where({ operation: 'openTerminalSocket', resource_id: 'term' });
-    expect(audited.map((r: any) => (typeof r.fields === 'string' ? JSON.parse(r.fields) : r.fields).command).sort()).to.deep.equal(['expression', 'expression', 'expression', 'run', 'test']);
+    const audited = await tk.kernel.database
+      .knex('audit_records')
+      .where({ operation: 'openTerminalSocket', resource_id: 'term' });
+    expect(
+      audited.map((r: any) => (typeof r.fields === 'string' ? JSON.parse(r.fields) : r.fields).command).sort(),
+    ).to.deep.equal(['expression', 'expression', 'expression', 'run', 'test']);
   });
 
   it('lets a viewer list and read but not run, test or evaluate', async () => {

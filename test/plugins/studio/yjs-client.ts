@@ -12,7 +12,11 @@ const SAVE = 100;
 const STATUS = 101;
 const FROM_SERVER = Symbol('server');
 
-export async function waitUntil(check: () => boolean | Promise<boolean>, ms = 15_000, what = 'condition'): Promise<void> {
+export async function waitUntil(
+  check: () => boolean | Promise<boolean>,
+  ms = 15_000,
+  what = 'condition',
+): Promise<void> {
   const until = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
@@ -31,7 +35,10 @@ export class YClient {
   synced = false;
   closedWith: { code: number; reason: string } | undefined;
 
-  private constructor(readonly socket: WebSocket, readonly doc: Y.Doc) {
+  private constructor(
+    readonly socket: WebSocket,
+    readonly doc: Y.Doc,
+  ) {
     this.awareness = new Awareness(doc);
     socket.binaryType = 'nodebuffer';
     socket.on('message', (data: Buffer) => this.receive(new Uint8Array(data)));
@@ -42,11 +49,14 @@ export class YClient {
     doc.on('update', relay);
     // Offline (closed), the document keeps its edits; a reconnect sends them in sync step 2.
     socket.on('close', () => doc.off('update', relay));
-    this.awareness.on('update', ({ added, updated, removed }: { added: number[]; updated: number[]; removed: number[] }, origin: unknown) => {
-      if (origin === FROM_SERVER) return;
-      const changed = [...added, ...updated, ...removed];
-      this.send(AWARENESS, (e) => encoding.writeVarUint8Array(e, encodeAwarenessUpdate(this.awareness, changed)));
-    });
+    this.awareness.on(
+      'update',
+      ({ added, updated, removed }: { added: number[]; updated: number[]; removed: number[] }, origin: unknown) => {
+        if (origin === FROM_SERVER) return;
+        const changed = [...added, ...updated, ...removed];
+        this.send(AWARENESS, (e) => encoding.writeVarUint8Array(e, encodeAwarenessUpdate(this.awareness, changed)));
+      },
+    );
   }
 
   static open(tk: TestKernel, ticket: string, query = '', doc = new Y.Doc()): Promise<YClient> {
@@ -108,7 +118,11 @@ export class YClient {
   async save(): Promise<any> {
     const before = this.statuses.length;
     this.send(SAVE, () => undefined);
-    await waitUntil(() => this.statuses.slice(before).some((s) => s.saved?.by !== undefined || s.error), 15_000, 'the save answer');
+    await waitUntil(
+      () => this.statuses.slice(before).some((s) => s.saved?.by !== undefined || s.error),
+      15_000,
+      'the save answer',
+    );
     return this.statuses.slice(before).find((s) => s.saved || s.error);
   }
 
@@ -127,7 +141,12 @@ export class YClient {
 }
 
 /** Mints a studio ticket; throws unless 201. */
-export async function studioTicket(tk: TestKernel, token: string, workspace_id: string, channel: 'collab' | 'terminal'): Promise<string> {
+export async function studioTicket(
+  tk: TestKernel,
+  token: string,
+  workspace_id: string,
+  channel: 'collab' | 'terminal',
+): Promise<string> {
   const res = await tk.request('POST', '/studio/tickets', { token, body: { workspace_id, channel } });
   if (res.status !== 201) throw new Error(`minting a studio ticket failed: ${res.status} ${res.text}`);
   return res.body.ticket as string;

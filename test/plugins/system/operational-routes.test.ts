@@ -58,7 +58,7 @@ describe('operational routes', () => {
     it('passes promtool check metrics', async function () {
       const tool = promtool();
       if (!tool) {
-        console.log('      (skipped: promtool is not installed; .ci/run installs Debian\'s prometheus package)');
+        console.log("      (skipped: promtool is not installed; .ci/run installs Debian's prometheus package)");
         this.skip();
       }
       await tk.request('GET', '/health');

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { startKernel, onPostgres, type TestKernel } from '../../support/kernel.js';
-import { relayToDatabase, skipWithoutServer, waitFor, type CuttableRelay } from '../../support/relay.js';
+import { relayToDatabase, skipWithoutServer, type CuttableRelay } from '../../support/relay.js';
+import { until } from '../../support/poll.js';
 
 async function readyStatus(tk: TestKernel): Promise<number> {
   return (await tk.request('GET', '/ready')).status;
@@ -25,12 +26,12 @@ describe('GET /ready when the database goes away', function () {
   it('flips to 503 when the database is unreachable and back to 200 when it returns', async () => {
     expect(await readyStatus(tk)).to.equal(200);
     await relay.cut();
-    expect(await waitFor(async () => (await readyStatus(tk)) === 503, 10000)).to.equal(true);
+    await until(async () => (await readyStatus(tk)) === 503, 10000);
     const down = await tk.request('GET', '/ready');
     expect(down.body).to.deep.include({ status: 'not_ready' });
     expect(down.body.checks.database).to.equal(false);
     expect((await tk.request('GET', '/live')).status).to.equal(200);
     await relay.open();
-    expect(await waitFor(async () => (await readyStatus(tk)) === 200, 15000)).to.equal(true);
+    await until(async () => (await readyStatus(tk)) === 200, 15000);
   });
 });

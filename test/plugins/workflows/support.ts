@@ -1,29 +1,16 @@
 import { expect } from 'chai';
 import type { TestKernel } from '../../support/kernel.js';
 
-/** Polls `condition` every 50 ms until it holds; fails the test after `ms`. */
-export async function eventually<T>(what: string, condition: () => Promise<T | undefined | false>, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await condition();
-      if (value) return value;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}${last ? ` (last error: ${String(last)})` : ''}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 export async function createStream(tk: TestKernel, id: string, partitions = 1, token?: string): Promise<void> {
   const res = await tk.request('POST', '/streams', { body: { id, name: id, partitions }, ...(token ? { token } : {}) });
   expect(res.status, res.text).to.equal(201);
 }
 
 export async function publish(tk: TestKernel, stream: string, messages: unknown[], token?: string): Promise<string[]> {
-  const res = await tk.request('POST', `/streams/${stream}/messages`, { body: { messages }, ...(token ? { token } : {}) });
+  const res = await tk.request('POST', `/streams/${stream}/messages`, {
+    body: { messages },
+    ...(token ? { token } : {}),
+  });
   expect(res.status, res.text).to.equal(201);
   return res.body.messages.map((m: { id: string }) => m.id);
 }
@@ -33,7 +20,11 @@ export async function readAll(tk: TestKernel, stream: string, token?: string): P
   const out: any[] = [];
   let cursor: string | null = null;
   do {
-    const res = await tk.request('GET', `/streams/${stream}/messages?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, token ? { token } : {});
+    const res = await tk.request(
+      'GET',
+      `/streams/${stream}/messages?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      token ? { token } : {},
+    );
     expect(res.status, res.text).to.equal(200);
     out.push(...res.body.items);
     cursor = res.headers.get('x-next-cursor');
@@ -42,7 +33,9 @@ export async function readAll(tk: TestKernel, stream: string, token?: string): P
 }
 
 export async function deploy(tk: TestKernel, id: string, requestId: string, revision?: number): Promise<any> {
-  const res = await tk.request('POST', `/workflows/${id}/deploy`, { body: { request_id: requestId, ...(revision ? { revision } : {}) } });
+  const res = await tk.request('POST', `/workflows/${id}/deploy`, {
+    body: { request_id: requestId, ...(revision ? { revision } : {}) },
+  });
   expect(res.status, res.text).to.equal(200);
   return res.body;
 }

@@ -20,7 +20,10 @@ export function checkAvroBytes(type: Type, bytes: Buffer): void {
   const reader = new Reader(bytes);
   reader.value(type, 0);
   if (reader.position !== bytes.length) {
-    throw new CodecValueError(`${bytes.length - reader.position} bytes remain after the value (byte ${reader.position})`, { offset: reader.position });
+    throw new CodecValueError(
+      `${bytes.length - reader.position} bytes remain after the value (byte ${reader.position})`,
+      { offset: reader.position },
+    );
   }
 }
 
@@ -35,7 +38,8 @@ class Reader {
 
   value(type: Type, depth: number): void {
     switch (type.typeName) {
-      case 'null': return;
+      case 'null':
+        return;
       case 'boolean': {
         const byte = this.take(1)[0];
         if (byte !== 0 && byte !== 1) this.fail(`a boolean is the byte 0 or 1, not ${String(byte)}`, this.position - 1);
@@ -47,21 +51,34 @@ class Reader {
         if (value < -0x80000000 || value > 0x7fffffff) this.fail('the int is out of the 32-bit range', at);
         return;
       }
-      case 'float': this.take(4); return;
-      case 'double': this.take(8); return;
-      case 'bytes': this.take(this.length()); return;
+      case 'float':
+        this.take(4);
+        return;
+      case 'double':
+        this.take(8);
+        return;
+      case 'bytes':
+        this.take(this.length());
+        return;
       case 'string': {
         const at = this.position;
         if (!isUtf8(this.take(this.length()))) this.fail('the string is not valid UTF-8', at);
         return;
       }
-      case 'fixed': this.take((type as avsc.types.FixedType).size); return;
-      case 'enum': this.index((type as avsc.types.EnumType).symbols.length, 'enum symbol'); return;
+      case 'fixed':
+        this.take((type as avsc.types.FixedType).size);
+        return;
+      case 'enum':
+        this.index((type as avsc.types.EnumType).symbols.length, 'enum symbol');
+        return;
       case 'union:wrapped':
       case 'union:unwrapped': {
         const branches = (type as avsc.types.WrappedUnionType).types;
         const branch = branches[this.index(branches.length, 'union branch')] as Type;
-        if (nullableBranch(type) || branch.typeName === 'null') { this.value(branch, depth); return; }
+        if (nullableBranch(type) || branch.typeName === 'null') {
+          this.value(branch, depth);
+          return;
+        }
         // Shown wrapped, {"branch": value}: one more JSON level.
         this.enter(depth);
         this.inside(branchName(branch), () => this.value(branch, depth + 1));
@@ -87,10 +104,14 @@ class Reader {
       case 'record':
       case 'error':
         this.enter(depth);
-        for (const field of (type as avsc.types.RecordType).fields) this.inside(field.name, () => this.value(field.type, depth + 1));
+        for (const field of (type as avsc.types.RecordType).fields)
+          this.inside(field.name, () => this.value(field.type, depth + 1));
         return;
       default:
-        if (isLong(type)) { this.varint(10); return; }
+        if (isLong(type)) {
+          this.varint(10);
+          return;
+        }
         this.fail(`cannot read the Avro type ${type.typeName}`, this.position);
     }
   }
@@ -108,7 +129,8 @@ class Reader {
 
   private count(): void {
     this.containers += 1;
-    if (this.containers > MAX_CONTAINERS) this.fail(`the value holds more than ${MAX_CONTAINERS} records, arrays, maps and empty items`, this.position);
+    if (this.containers > MAX_CONTAINERS)
+      this.fail(`the value holds more than ${MAX_CONTAINERS} records, arrays, maps and empty items`, this.position);
   }
 
   /** Array and map blocks: a count (negative: followed by the block's byte size), 0 ends. */
@@ -143,11 +165,18 @@ class Reader {
     visiting.add(type);
     let result: boolean;
     switch (type.typeName) {
-      case 'null': result = true; break;
-      case 'fixed': result = (type as avsc.types.FixedType).size === 0; break;
+      case 'null':
+        result = true;
+        break;
+      case 'fixed':
+        result = (type as avsc.types.FixedType).size === 0;
+        break;
       case 'record':
-      case 'error': result = (type as avsc.types.RecordType).fields.every((field) => this.isZeroWidth(field.type, visiting)); break;
-      default: result = false;
+      case 'error':
+        result = (type as avsc.types.RecordType).fields.every((field) => this.isZeroWidth(field.type, visiting));
+        break;
+      default:
+        result = false;
     }
     visiting.delete(type);
     this.zeroWidth.set(type, result);
@@ -156,7 +185,10 @@ class Reader {
 
   private take(length: number): Buffer {
     if (length > this.bytes.length - this.position) {
-      this.fail(`the data ends early: ${length} bytes needed, ${this.bytes.length - this.position} remain`, this.position);
+      this.fail(
+        `the data ends early: ${length} bytes needed, ${this.bytes.length - this.position} remain`,
+        this.position,
+      );
     }
     const slice = this.bytes.subarray(this.position, this.position + length);
     this.position += length;

@@ -26,19 +26,70 @@ const bigintLong: Type = avsc.types.LongType.__with({
 });
 
 /**
+ * A long written as an object (`{"type": "long"}`, or with a logical type such as
+ * `timestamp-millis`, read as its underlying type) is ours too: avsc would build its own
+ * number-valued long for it, which neither holds 64 bits nor writes the bigint from-json.ts gives.
+ */
+function longHook(schema: unknown): Type | undefined {
+  return typeof schema === 'object' && schema !== null && (schema as { type?: unknown }).type === 'long'
+    ? bigintLong
+    : undefined;
+}
+
+interface Tap {
+  readLong(): number;
+  skipLong(): void;
+  readString(): string;
+}
+
+/**
+ * avsc reads a map into `{}` with `value[key] = …`, so a key `__proto__` (a valid map key) is
+ * lost or, worse, replaces the object's prototype: the decoded value then no longer encodes to
+ * the same bytes. Read into an object without prototype instead, defining every key as an own
+ * property; everything downstream (to-json.ts, avsc's writer) reads maps with Object.keys/entries.
+ */
+const mapType = avsc.types.MapType.prototype as unknown as {
+  valuesType: { _read(tap: Tap): unknown };
+  _read(tap: Tap): unknown;
+};
+mapType._read = function readMap(this: typeof mapType, tap: Tap): unknown {
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (;;) {
+    let count = tap.readLong();
+    if (count === 0) return out;
+    if (count < 0) {
+      count = -count;
+      tap.skipLong(); // the block's size in bytes
+    }
+    while (count--) {
+      const key = tap.readString();
+      out[key] = this.valuesType._read(tap);
+    }
+  }
+};
+
+/**
  * Compiles an Avro schema (its JSON form) with avsc. Every union is wrapped (`{"branch": value}`
  * at runtime) so the JSON mapping can decide, per union, whether to show the wrapper (see
  * to-json.ts). Logical types are read as their underlying type.
  */
 export function compileAvroType(schema: unknown): Type {
-  if (schema === undefined || schema === null) throw new CodecSchemaError('avro codecs need a schema (the Avro schema as JSON)');
+  if (schema === undefined || schema === null)
+    throw new CodecSchemaError('avro codecs need a schema (the Avro schema as JSON)');
   const defaults = checkAvroSchema(schema);
   try {
     // A fresh registry per schema: avsc records every named type in it.
-    return avsc.Type.forSchema(schema as avsc.Schema, { registry: { long: bigintLong }, wrapUnions: 'always', omitRecordMethods: true });
+    return avsc.Type.forSchema(schema as avsc.Schema, {
+      registry: { long: bigintLong },
+      typeHook: longHook,
+      wrapUnions: 'always',
+      omitRecordMethods: true,
+    });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const pointer = defaults.find((entry) => message.startsWith(`incompatible field default ${JSON.stringify(entry.value)}`))?.pointer ?? '';
+    const pointer =
+      defaults.find((entry) => message.startsWith(`incompatible field default ${JSON.stringify(entry.value)}`))
+        ?.pointer ?? '';
     throw new CodecSchemaError(`avro schema ${showPointer(pointer)}: ${message}`, { pointer });
   }
 }
@@ -54,10 +105,14 @@ export function describeAvro(type: Type): string {
   const name = (type as { name?: string }).name;
   if (name) return name;
   switch (type.typeName) {
-    case 'array': return `array<${describeAvro((type as avsc.types.ArrayType).itemsType)}>`;
-    case 'map': return `map<${describeAvro((type as avsc.types.MapType).valuesType as Type)}>`;
+    case 'array':
+      return `array<${describeAvro((type as avsc.types.ArrayType).itemsType)}>`;
+    case 'map':
+      return `map<${describeAvro((type as avsc.types.MapType).valuesType as Type)}>`;
     case 'union:wrapped':
-    case 'union:unwrapped': return `union<${(type as avsc.types.WrappedUnionType).types.map(describeAvro).join(', ')}>`;
-    default: return type.typeName;
+    case 'union:unwrapped':
+      return `union<${(type as avsc.types.WrappedUnionType).types.map(describeAvro).join(', ')}>`;
+    default:
+      return type.typeName;
   }
 }

@@ -11,7 +11,13 @@ import { branchName, nullableBranch } from './union.js';
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 const FLOAT_MAX = 3.4028234663852886e38;
-const SPECIAL_FLOATS: Record<string, number> = { NaN: Number.NaN, Infinity: Infinity, '-Infinity': -Infinity };
+/** Floats JSON has no number for; "-0" keeps the sign bit, so a decoded -0 encodes to its own bytes again. */
+const SPECIAL_FLOATS: Record<string, number> = {
+  NaN: Number.NaN,
+  Infinity: Infinity,
+  '-Infinity': -Infinity,
+  '-0': -0,
+};
 
 /**
  * A JSON value as avsc's runtime form for `type` (the inverse of to-json.ts), refusing what
@@ -22,11 +28,14 @@ export function avroFromJson(type: Type, value: unknown, pointer = ''): unknown 
   const refuse = (problem: string): never => {
     throw new CodecValueError(`${showPointer(pointer)}: ${problem}`, { pointer });
   };
-  const expected = (what: string): never => refuse(`expected ${what} (Avro ${describeAvro(type)}), got ${jsonTypeOf(value)}`);
+  const expected = (what: string): never =>
+    refuse(`expected ${what} (Avro ${describeAvro(type)}), got ${jsonTypeOf(value)}`);
 
   switch (type.typeName) {
-    case 'null': return value === null ? null : expected('null');
-    case 'boolean': return typeof value === 'boolean' ? value : expected('a boolean');
+    case 'null':
+      return value === null ? null : expected('null');
+    case 'boolean':
+      return typeof value === 'boolean' ? value : expected('a boolean');
     case 'int':
       if (typeof value !== 'number' || !Number.isInteger(value)) return expected('an integer');
       if (value < -0x80000000 || value > 0x7fffffff) refuse(`${value} is out of the 32-bit int range`);
@@ -47,13 +56,15 @@ export function avroFromJson(type: Type, value: unknown, pointer = ''): unknown 
       if (typeof value !== 'string') return expected('base64 text');
       const bytes = parseBase64(value) ?? refuse('is not valid base64');
       const size = (type as avsc.types.FixedType).size;
-      if (type.typeName === 'fixed' && bytes.length !== size) refuse(`is ${bytes.length} bytes but ${describeAvro(type)} is fixed at ${size}`);
+      if (type.typeName === 'fixed' && bytes.length !== size)
+        refuse(`is ${bytes.length} bytes but ${describeAvro(type)} is fixed at ${size}`);
       return bytes;
     }
     case 'enum': {
       const symbols = (type as avsc.types.EnumType).symbols;
       if (typeof value !== 'string') return expected('an enum symbol');
-      if (!symbols.includes(value)) refuse(`"${value}" is not a symbol of ${describeAvro(type)} (${symbols.join(', ')})`);
+      if (!symbols.includes(value))
+        refuse(`"${value}" is not a symbol of ${describeAvro(type)} (${symbols.join(', ')})`);
       return value;
     }
     case 'array': {
@@ -65,26 +76,35 @@ export function avroFromJson(type: Type, value: unknown, pointer = ''): unknown 
       const object = asObject(value) ?? expected('an object');
       const values = (type as avsc.types.MapType).valuesType as Type;
       const out: Record<string, unknown> = {};
-      for (const [key, item] of Object.entries(object)) setOwn(out, key, avroFromJson(values, item, childPointer(pointer, key)));
+      for (const [key, item] of Object.entries(object))
+        setOwn(out, key, avroFromJson(values, item, childPointer(pointer, key)));
       return out;
     }
     case 'record':
-    case 'error': return recordFromJson(type as avsc.types.RecordType, asObject(value) ?? expected('an object'), pointer);
+    case 'error':
+      return recordFromJson(type as avsc.types.RecordType, asObject(value) ?? expected('an object'), pointer);
     case 'union:wrapped':
-    case 'union:unwrapped': return unionFromJson(type as avsc.types.WrappedUnionType, value, pointer, refuse);
+    case 'union:unwrapped':
+      return unionFromJson(type as avsc.types.WrappedUnionType, value, pointer, refuse);
     default:
       if (isLong(type)) return longFromJson(value, refuse, expected);
       return refuse(`cannot write the Avro type ${type.typeName}`);
   }
 }
 
-function recordFromJson(type: avsc.types.RecordType, object: Record<string, unknown>, pointer: string): Record<string, unknown> {
+function recordFromJson(
+  type: avsc.types.RecordType,
+  object: Record<string, unknown>,
+  pointer: string,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const names = new Set(type.fields.map((field) => field.name));
   for (const key of Object.keys(object)) {
     if (!names.has(key)) {
       const at = childPointer(pointer, key);
-      throw new CodecValueError(`${at}: is not a field of ${describeAvro(type)} (${[...names].join(', ')})`, { pointer: at });
+      throw new CodecValueError(`${at}: is not a field of ${describeAvro(type)} (${[...names].join(', ')})`, {
+        pointer: at,
+      });
     }
   }
   for (const field of type.fields) {
@@ -96,7 +116,12 @@ function recordFromJson(type: avsc.types.RecordType, object: Record<string, unkn
   return out;
 }
 
-function unionFromJson(type: avsc.types.WrappedUnionType, value: unknown, pointer: string, refuse: (problem: string) => never): unknown {
+function unionFromJson(
+  type: avsc.types.WrappedUnionType,
+  value: unknown,
+  pointer: string,
+  refuse: (problem: string) => never,
+): unknown {
   const hasNull = type.types.some((branch) => branch.typeName === 'null');
   if (value === null) return hasNull ? null : refuse(`null is not a branch of ${describeAvro(type)}`);
   const single = nullableBranch(type);
@@ -105,7 +130,8 @@ function unionFromJson(type: avsc.types.WrappedUnionType, value: unknown, pointe
   const shape = names.map((name) => `{"${name}": …}`).join(' or ');
   const object = asObject(value);
   const keys = object ? Object.keys(object) : [];
-  if (!object || keys.length !== 1 || !names.includes(keys[0] as string)) refuse(`a ${describeAvro(type)} is written ${shape}${hasNull ? ' or null' : ''}`);
+  if (!object || keys.length !== 1 || !names.includes(keys[0] as string))
+    refuse(`a ${describeAvro(type)} is written ${shape}${hasNull ? ' or null' : ''}`);
   const name = keys[0] as string;
   const branch = type.types.find((candidate) => branchName(candidate) === name) as Type;
   return { [name]: avroFromJson(branch, (object as Record<string, unknown>)[name], childPointer(pointer, name)) };
@@ -114,7 +140,8 @@ function unionFromJson(type: avsc.types.WrappedUnionType, value: unknown, pointe
 function longFromJson(value: unknown, refuse: (problem: string) => never, expected: (what: string) => never): bigint {
   if (typeof value === 'number') {
     if (!Number.isInteger(value)) return expected('an integer');
-    if (!Number.isSafeInteger(value)) refuse(`${value} is beyond 2^53 and has lost precision: write it as a decimal string`);
+    if (!Number.isSafeInteger(value))
+      refuse(`${value} is beyond 2^53 and has lost precision: write it as a decimal string`);
     return BigInt(value);
   }
   if (typeof value === 'string' && /^-?\d{1,20}$/.test(value)) {

@@ -32,17 +32,29 @@ function fail(pointer: string, problem: string): never {
 }
 
 function checkNode(node: unknown, pointer: string, namespace: string, walk: Walk): void {
-  if (typeof node === 'string') { resolveReference(node, pointer, namespace, walk); return; }
-  if (Array.isArray(node)) { checkUnion(node, pointer, namespace, walk); return; }
+  if (typeof node === 'string') {
+    resolveReference(node, pointer, namespace, walk);
+    return;
+  }
+  if (Array.isArray(node)) {
+    checkUnion(node, pointer, namespace, walk);
+    return;
+  }
   if (node === null || typeof node !== 'object') fail(pointer, 'must be a type name, a type object or a union (array)');
   const schema = node as Record<string, unknown>;
   const type = schema.type;
   if (typeof type === 'string' && PRIMITIVES.has(type)) return;
   switch (type) {
     case 'record':
-    case 'error': checkRecord(schema, pointer, namespace, walk); return;
-    case 'enum': checkEnum(schema, pointer, namespace, walk); return;
-    case 'fixed': checkFixed(schema, pointer, namespace, walk); return;
+    case 'error':
+      checkRecord(schema, pointer, namespace, walk);
+      return;
+    case 'enum':
+      checkEnum(schema, pointer, namespace, walk);
+      return;
+    case 'fixed':
+      checkFixed(schema, pointer, namespace, walk);
+      return;
     case 'array':
       if (!('items' in schema)) fail(pointer, 'an array needs "items"');
       checkNode(schema.items, childPointer(pointer, 'items'), namespace, walk);
@@ -52,7 +64,10 @@ function checkNode(node: unknown, pointer: string, namespace: string, walk: Walk
       checkNode(schema.values, childPointer(pointer, 'values'), namespace, walk);
       return;
     default:
-      if (typeof type === 'string' || (type !== null && typeof type === 'object')) { checkNode(type, childPointer(pointer, 'type'), namespace, walk); return; }
+      if (typeof type === 'string' || (type !== null && typeof type === 'object')) {
+        checkNode(type, childPointer(pointer, 'type'), namespace, walk);
+        return;
+      }
       fail(pointer, 'needs a "type"');
   }
 }
@@ -75,10 +90,14 @@ function branchKey(branch: unknown, namespace: string): string {
   if (typeof branch === 'string') return PRIMITIVES.has(branch) ? branch : qualify(branch, namespace);
   const schema = branch as Record<string, unknown>;
   const type = schema.type;
-  if ((type === 'record' || type === 'error' || type === 'enum' || type === 'fixed') && typeof schema.name === 'string') {
+  if (
+    (type === 'record' || type === 'error' || type === 'enum' || type === 'fixed') &&
+    typeof schema.name === 'string'
+  ) {
     return fullName(schema.name, typeof schema.namespace === 'string' ? schema.namespace : namespace).full;
   }
-  if (typeof type === 'string') return PRIMITIVES.has(type) || type === 'array' || type === 'map' ? type : qualify(type, namespace);
+  if (typeof type === 'string')
+    return PRIMITIVES.has(type) || type === 'array' || type === 'map' ? type : qualify(type, namespace);
   return branchKey(type, namespace);
 }
 
@@ -98,10 +117,14 @@ function resolveReference(reference: string, pointer: string, namespace: string,
 function define(schema: Record<string, unknown>, pointer: string, namespace: string, walk: Walk): string {
   const name = schema.name;
   if (typeof name !== 'string') fail(pointer, `a ${String(schema.type)} needs a "name"`);
-  if (schema.namespace !== undefined && typeof schema.namespace !== 'string') fail(childPointer(pointer, 'namespace'), 'must be a string');
+  if (schema.namespace !== undefined && typeof schema.namespace !== 'string')
+    fail(childPointer(pointer, 'namespace'), 'must be a string');
   const { full, space } = fullName(name, typeof schema.namespace === 'string' ? schema.namespace : namespace);
   if (full.split('.').some((part) => !NAME.test(part))) {
-    fail(childPointer(pointer, 'name'), `"${full}" is not a valid Avro name (letters, digits and _, not starting with a digit; dots between namespace parts)`);
+    fail(
+      childPointer(pointer, 'name'),
+      `"${full}" is not a valid Avro name (letters, digits and _, not starting with a digit; dots between namespace parts)`,
+    );
   }
   if (PRIMITIVES.has(full)) fail(childPointer(pointer, 'name'), `"${full}" is a primitive type name`);
   if (walk.defined.has(full)) fail(childPointer(pointer, 'name'), `the type "${full}" is defined twice`);
@@ -121,14 +144,16 @@ function checkRecord(schema: Record<string, unknown>, pointer: string, namespace
   const names = new Set<string>();
   fields.forEach((field: unknown, index) => {
     const here = childPointer(childPointer(pointer, 'fields'), index);
-    if (field === null || typeof field !== 'object' || Array.isArray(field)) fail(here, 'a field is an object {name, type}');
+    if (field === null || typeof field !== 'object' || Array.isArray(field))
+      fail(here, 'a field is an object {name, type}');
     const { name, type } = field as Record<string, unknown>;
     if (typeof name !== 'string' || !NAME.test(name)) fail(childPointer(here, 'name'), 'a field needs a valid "name"');
     if (names.has(name)) fail(childPointer(here, 'name'), `the field "${name}" is defined twice`);
     names.add(name);
     if (type === undefined) fail(here, `the field "${name}" needs a "type"`);
     checkNode(type, childPointer(here, 'type'), space, walk);
-    if ('default' in field) walk.defaults.push({ pointer: childPointer(here, 'default'), value: (field as Record<string, unknown>).default });
+    if ('default' in field)
+      walk.defaults.push({ pointer: childPointer(here, 'default'), value: (field as Record<string, unknown>).default });
   });
 }
 
@@ -139,15 +164,18 @@ function checkEnum(schema: Record<string, unknown>, pointer: string, namespace: 
   const seen = new Set<string>();
   symbols.forEach((symbol: unknown, index) => {
     const here = childPointer(childPointer(pointer, 'symbols'), index);
-    if (typeof symbol !== 'string' || !NAME.test(symbol)) fail(here, 'an enum symbol is a name (letters, digits and _)');
+    if (typeof symbol !== 'string' || !NAME.test(symbol))
+      fail(here, 'an enum symbol is a name (letters, digits and _)');
     if (seen.has(symbol)) fail(here, `the symbol "${symbol}" is listed twice`);
     seen.add(symbol);
   });
-  if (schema.default !== undefined && !seen.has(schema.default as string)) fail(childPointer(pointer, 'default'), 'the enum default must be one of its symbols');
+  if (schema.default !== undefined && !seen.has(schema.default as string))
+    fail(childPointer(pointer, 'default'), 'the enum default must be one of its symbols');
 }
 
 function checkFixed(schema: Record<string, unknown>, pointer: string, namespace: string, walk: Walk): void {
   define(schema, pointer, namespace, walk);
   const size = schema.size;
-  if (typeof size !== 'number' || !Number.isInteger(size) || size < 0 || size > 0x7fffffff) fail(childPointer(pointer, 'size'), 'a fixed needs a "size" (a non-negative integer)');
+  if (typeof size !== 'number' || !Number.isInteger(size) || size < 0 || size > 0x7fffffff)
+    fail(childPointer(pointer, 'size'), 'a fixed needs a "size" (a non-negative integer)');
 }

@@ -26,7 +26,8 @@ export function checkCborBytes(bytes: Buffer): void {
     throw new CodecValueError(`${problem} (byte ${at})`, { offset: at });
   };
   const need = (length: number, at: number): void => {
-    if (length > bytes.length - position) fail(`the data ends early: ${length} bytes needed, ${bytes.length - position} remain`, at);
+    if (length > bytes.length - position)
+      fail(`the data ends early: ${length} bytes needed, ${bytes.length - position} remain`, at);
   };
   /** The argument of a head with additional information `info`; undefined for indefinite (31). */
   const argument = (info: number, at: number): number | undefined => {
@@ -35,7 +36,14 @@ export function checkCborBytes(bytes: Buffer): void {
     if (info > 27) fail(`additional information ${info} is reserved`, at);
     const size = 1 << (info - 24);
     need(size, at);
-    const value = size === 1 ? view.getUint8(position) : size === 2 ? view.getUint16(position) : size === 4 ? view.getUint32(position) : Number(view.getBigUint64(position));
+    const value =
+      size === 1
+        ? view.getUint8(position)
+        : size === 2
+          ? view.getUint16(position)
+          : size === 4
+            ? view.getUint32(position)
+            : Number(view.getBigUint64(position));
     position += size;
     return value;
   };
@@ -45,18 +53,23 @@ export function checkCborBytes(bytes: Buffer): void {
       containers += 1;
       if (containers > MAX_CONTAINERS) fail(`the value holds more than ${MAX_CONTAINERS} arrays and maps`, at);
     }
-    if (items !== undefined && items > bytes.length - position) fail(`an array or map claims ${items} items but only ${bytes.length - position} bytes remain`, at);
+    if (items !== undefined && items > bytes.length - position)
+      fail(`an array or map claims ${items} items but only ${bytes.length - position} bytes remain`, at);
     if (items !== 0) levels.push({ remaining: items ?? Infinity, read: 0, map });
   };
   const string = (major: number, length: number, at: number): void => {
     need(length, at);
-    if (major === 3 && !isUtf8(bytes.subarray(position, position + length))) fail('a text string is not valid UTF-8', at);
+    if (major === 3 && !isUtf8(bytes.subarray(position, position + length)))
+      fail('a text string is not valid UTF-8', at);
     position += length;
   };
 
   while (levels.length > 0) {
     const level = levels[levels.length - 1] as Level;
-    if (level.remaining === 0) { levels.pop(); continue; }
+    if (level.remaining === 0) {
+      levels.pop();
+      continue;
+    }
     const at = position;
     if (position >= bytes.length) fail('the data ends before the value does', at);
     const head = bytes[position] as number;
@@ -79,7 +92,10 @@ export function checkCborBytes(bytes: Buffer): void {
       case 2:
       case 3: {
         const length = argument(info, at);
-        if (length !== undefined) { string(major, length, at); break; }
+        if (length !== undefined) {
+          string(major, length, at);
+          break;
+        }
         // Indefinite-length string: definite chunks of the same major type, then a break.
         for (;;) {
           const chunkAt = position;
@@ -88,12 +104,15 @@ export function checkCborBytes(bytes: Buffer): void {
           position += 1;
           if (chunk === 0xff) break;
           const chunkLength = chunk >> 5 === major ? argument(chunk & 0x1f, chunkAt) : undefined;
-          if (chunkLength === undefined) fail('an indefinite-length string holds something other than definite chunks of its type', chunkAt);
+          if (chunkLength === undefined)
+            fail('an indefinite-length string holds something other than definite chunks of its type', chunkAt);
           string(major, chunkLength, chunkAt);
         }
         break;
       }
-      case 4: open(argument(info, at), false, at); break;
+      case 4:
+        open(argument(info, at), false, at);
+        break;
       case 5: {
         const pairs = argument(info, at);
         open(pairs === undefined ? undefined : 2 * pairs, true, at);
@@ -107,10 +126,27 @@ export function checkCborBytes(bytes: Buffer): void {
       }
       default:
         if (info >= 20 && info <= 23) break;
-        if (info === 25) { need(2, at); position += 2; break; }
-        if (info === 26) { need(4, at); position += 4; break; }
-        if (info === 27) { need(8, at); position += 8; break; }
-        fail(info === 24 || info < 20 ? 'simple values other than false, true, null and undefined are not supported' : `additional information ${info} is reserved`, at);
+        if (info === 25) {
+          need(2, at);
+          position += 2;
+          break;
+        }
+        if (info === 26) {
+          need(4, at);
+          position += 4;
+          break;
+        }
+        if (info === 27) {
+          need(8, at);
+          position += 8;
+          break;
+        }
+        fail(
+          info === 24 || info < 20
+            ? 'simple values other than false, true, null and undefined are not supported'
+            : `additional information ${info} is reserved`,
+          at,
+        );
     }
   }
   if (position !== bytes.length) fail(`${bytes.length - position} bytes remain after the value`, position);

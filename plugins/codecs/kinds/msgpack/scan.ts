@@ -24,11 +24,13 @@ export function checkMsgpackBytes(bytes: Buffer): void {
     throw new CodecValueError(`${problem} (byte ${at})`, { offset: at });
   };
   const need = (length: number, at: number): void => {
-    if (length > bytes.length - position) fail(`the data ends early: ${length} bytes needed, ${bytes.length - position} remain`, at);
+    if (length > bytes.length - position)
+      fail(`the data ends early: ${length} bytes needed, ${bytes.length - position} remain`, at);
   };
   const uint = (size: 1 | 2 | 4, at: number): number => {
     need(size, at);
-    const value = size === 1 ? view.getUint8(position) : size === 2 ? view.getUint16(position) : view.getUint32(position);
+    const value =
+      size === 1 ? view.getUint8(position) : size === 2 ? view.getUint16(position) : view.getUint32(position);
     position += size;
     return value;
   };
@@ -52,48 +54,117 @@ export function checkMsgpackBytes(bytes: Buffer): void {
     if (pending.length - 1 >= MAX_VALUE_DEPTH) fail(`the value is nested deeper than ${MAX_VALUE_DEPTH} levels`, at);
     containers += 1;
     if (containers > MAX_CONTAINERS) fail(`the value holds more than ${MAX_CONTAINERS} arrays and maps`, at);
-    if (items > bytes.length - position) fail(`an array or map claims ${items} items but only ${bytes.length - position} bytes remain`, at);
+    if (items > bytes.length - position)
+      fail(`an array or map claims ${items} items but only ${bytes.length - position} bytes remain`, at);
     if (items > 0) pending.push(items);
   };
 
   while (pending.length > 0) {
     const top = pending.length - 1;
-    if (pending[top] === 0) { pending.pop(); continue; }
+    if (pending[top] === 0) {
+      pending.pop();
+      continue;
+    }
     pending[top] = (pending[top] as number) - 1;
     const at = position;
     if (position >= bytes.length) fail('the data ends before the value does', at);
     const byte = bytes[position] as number;
     position += 1;
     if (byte <= 0x7f || byte >= 0xe0) continue;
-    if (byte <= 0x8f) { open(2 * (byte & 0x0f), at); continue; }
-    if (byte <= 0x9f) { open(byte & 0x0f, at); continue; }
-    if (byte <= 0xbf) { text(byte & 0x1f, at); continue; }
+    if (byte <= 0x8f) {
+      open(2 * (byte & 0x0f), at);
+      continue;
+    }
+    if (byte <= 0x9f) {
+      open(byte & 0x0f, at);
+      continue;
+    }
+    if (byte <= 0xbf) {
+      text(byte & 0x1f, at);
+      continue;
+    }
     switch (byte) {
-      case 0xc0: case 0xc2: case 0xc3: break;
-      case 0xc1: fail('the byte 0xc1 is never used in MessagePack', at); break;
-      case 0xc4: skip(uint(1, at), at); break;
-      case 0xc5: skip(uint(2, at), at); break;
-      case 0xc6: skip(uint(4, at), at); break;
-      case 0xc7: extension(uint(1, at), at); break;
-      case 0xc8: extension(uint(2, at), at); break;
-      case 0xc9: extension(uint(4, at), at); break;
-      case 0xca: case 0xd2: case 0xce: skip(4, at); break;
-      case 0xcb: case 0xcf: case 0xd3: skip(8, at); break;
-      case 0xcc: case 0xd0: skip(1, at); break;
-      case 0xcd: case 0xd1: skip(2, at); break;
-      case 0xd4: extension(1, at); break;
-      case 0xd5: extension(2, at); break;
-      case 0xd6: extension(4, at); break;
-      case 0xd7: extension(8, at); break;
-      case 0xd8: extension(16, at); break;
-      case 0xd9: text(uint(1, at), at); break;
-      case 0xda: text(uint(2, at), at); break;
-      case 0xdb: text(uint(4, at), at); break;
-      case 0xdc: open(uint(2, at), at); break;
-      case 0xdd: open(uint(4, at), at); break;
-      case 0xde: open(2 * uint(2, at), at); break;
-      case 0xdf: open(2 * uint(4, at), at); break;
-      default: fail(`the byte 0x${byte.toString(16)} is not MessagePack`, at);
+      case 0xc0:
+      case 0xc2:
+      case 0xc3:
+        break;
+      case 0xc1:
+        fail('the byte 0xc1 is never used in MessagePack', at);
+        break;
+      case 0xc4:
+        skip(uint(1, at), at);
+        break;
+      case 0xc5:
+        skip(uint(2, at), at);
+        break;
+      case 0xc6:
+        skip(uint(4, at), at);
+        break;
+      case 0xc7:
+        extension(uint(1, at), at);
+        break;
+      case 0xc8:
+        extension(uint(2, at), at);
+        break;
+      case 0xc9:
+        extension(uint(4, at), at);
+        break;
+      case 0xca:
+      case 0xd2:
+      case 0xce:
+        skip(4, at);
+        break;
+      case 0xcb:
+      case 0xcf:
+      case 0xd3:
+        skip(8, at);
+        break;
+      case 0xcc:
+      case 0xd0:
+        skip(1, at);
+        break;
+      case 0xcd:
+      case 0xd1:
+        skip(2, at);
+        break;
+      case 0xd4:
+        extension(1, at);
+        break;
+      case 0xd5:
+        extension(2, at);
+        break;
+      case 0xd6:
+        extension(4, at);
+        break;
+      case 0xd7:
+        extension(8, at);
+        break;
+      case 0xd8:
+        extension(16, at);
+        break;
+      case 0xd9:
+        text(uint(1, at), at);
+        break;
+      case 0xda:
+        text(uint(2, at), at);
+        break;
+      case 0xdb:
+        text(uint(4, at), at);
+        break;
+      case 0xdc:
+        open(uint(2, at), at);
+        break;
+      case 0xdd:
+        open(uint(4, at), at);
+        break;
+      case 0xde:
+        open(2 * uint(2, at), at);
+        break;
+      case 0xdf:
+        open(2 * uint(4, at), at);
+        break;
+      default:
+        fail(`the byte 0x${byte.toString(16)} is not MessagePack`, at);
     }
   }
   if (position !== bytes.length) fail(`${bytes.length - position} bytes remain after the value`, position);

@@ -28,9 +28,11 @@ class Walk {
    * group up to its end tag (field number `group`).
    */
   message(type: protobuf.Type | undefined, end: number, depth: number, group?: number): void {
-    if (depth >= MAX_VALUE_DEPTH) this.fail(`the message is nested deeper than ${MAX_VALUE_DEPTH} levels`, this.position);
+    if (depth >= MAX_VALUE_DEPTH)
+      this.fail(`the message is nested deeper than ${MAX_VALUE_DEPTH} levels`, this.position);
     this.containers += 1;
-    if (this.containers > MAX_CONTAINERS) this.fail(`the value holds more than ${MAX_CONTAINERS} messages`, this.position);
+    if (this.containers > MAX_CONTAINERS)
+      this.fail(`the value holds more than ${MAX_CONTAINERS} messages`, this.position);
     // Occurrences so far of each repeated field, to name an element by its index.
     let seen: Map<number, number> | undefined;
     while (this.position < end) {
@@ -53,12 +55,19 @@ class Walk {
         }
       }
       switch (wireType) {
-        case 0: this.varint(end); break;
-        case 1: this.skip(8, end); break;
-        case 5: this.skip(4, end); break;
+        case 0:
+          this.varint(end);
+          break;
+        case 1:
+          this.skip(8, end);
+          break;
+        case 5:
+          this.skip(4, end);
+          break;
         case 2: {
           const length = this.varint(end);
-          if (length > end - this.position) this.fail(`a length of ${length} bytes exceeds the ${end - this.position} that remain`, at);
+          if (length > end - this.position)
+            this.fail(`a length of ${length} bytes exceeds the ${end - this.position} that remain`, at);
           const bodyEnd = this.position + length;
           const inner = field ? messageTypeOf(field) : undefined;
           if (inner) this.message(inner.type, bodyEnd, depth + jsonLevels(field as protobuf.Field));
@@ -86,7 +95,8 @@ class Walk {
   }
 
   private skip(length: number, end: number): void {
-    if (length > end - this.position) this.fail(`the data ends early: ${length} bytes needed, ${end - this.position} remain`, this.position);
+    if (length > end - this.position)
+      this.fail(`the data ends early: ${length} bytes needed, ${end - this.position} remain`, this.position);
     this.position += length;
   }
 

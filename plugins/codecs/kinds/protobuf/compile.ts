@@ -30,15 +30,20 @@ const RESERVED_LAST = 19999;
  * are kept as written (`order_id`, not `orderId`). Errors name the line when it is known.
  */
 export function compileProto(schema: unknown): CompiledProto {
-  if (schema === undefined || schema === null) throw new CodecSchemaError('protobuf codecs need a schema {proto, message}');
+  if (schema === undefined || schema === null)
+    throw new CodecSchemaError('protobuf codecs need a schema {proto, message}');
   checkSchemaShape('protobuf', protobufSchemaSchema, schema);
   const { proto, message } = schema as { proto: string; message: string };
   try {
     const parsed = protobuf.parse(proto, new protobuf.Root(), { keepCase: true });
     for (const file of [...(parsed.imports ?? []), ...(parsed.weakImports ?? [])]) {
-      const bundled = file.startsWith('google/protobuf/') && Object.hasOwn(protobuf.common, file) ? protobuf.common.get(file) : null;
+      const bundled =
+        file.startsWith('google/protobuf/') && Object.hasOwn(protobuf.common, file) ? protobuf.common.get(file) : null;
       if (!bundled?.nested) {
-        fail(`import "${file}" is not available: only the well-known google/protobuf/*.proto files can be imported`, lineOf(proto, new RegExp(`import\\s+(weak\\s+|public\\s+)?["']${escapeRegExp(file)}["']`)));
+        fail(
+          `import "${file}" is not available: only the well-known google/protobuf/*.proto files can be imported`,
+          lineOf(proto, new RegExp(`import\\s+(weak\\s+|public\\s+)?["']${escapeRegExp(file)}["']`)),
+        );
       }
       parsed.root.addJSON(bundled.nested);
     }
@@ -46,8 +51,13 @@ export function compileProto(schema: unknown): CompiledProto {
     checkNumbers(parsed.root, proto);
     const type = parsed.root.lookup(message.replace(/^\./, ''));
     if (!(type instanceof protobuf.Type)) {
-      const known = allTypes(parsed.root).filter((t) => !t.fullName.startsWith('.google.protobuf.')).map((t) => t.fullName.slice(1));
-      throw new CodecSchemaError(`protobuf schema /message: "${message}" is not a message type of the .proto (it defines: ${known.slice(0, 20).join(', ') || 'none'})`, { pointer: '/message' });
+      const known = allTypes(parsed.root)
+        .filter((t) => !t.fullName.startsWith('.google.protobuf.'))
+        .map((t) => t.fullName.slice(1));
+      throw new CodecSchemaError(
+        `protobuf schema /message: "${message}" is not a message type of the .proto (it defines: ${known.slice(0, 20).join(', ') || 'none'})`,
+        { pointer: '/message' },
+      );
     }
     return { root: parsed.root, type };
   } catch (error) {
@@ -60,7 +70,10 @@ export function compileProto(schema: unknown): CompiledProto {
 
 function fail(problem: string, line: number | undefined): never {
   const where = line === undefined ? '' : ` line ${line}`;
-  throw new CodecSchemaError(`protobuf schema /proto${where}: ${problem}`, line === undefined ? { pointer: '/proto' } : { pointer: '/proto', line });
+  throw new CodecSchemaError(
+    `protobuf schema /proto${where}: ${problem}`,
+    line === undefined ? { pointer: '/proto' } : { pointer: '/proto', line },
+  );
 }
 
 /** Every message type under `namespace`, nested ones included. */
@@ -88,8 +101,10 @@ function checkNumbers(root: protobuf.Root, proto: string): void {
   for (const type of allTypes(root)) {
     for (const field of type.fieldsArray) {
       if (field.id < 1 || field.id > MAX_FIELD_NUMBER || (field.id >= RESERVED_FIRST && field.id <= RESERVED_LAST)) {
-        fail(`${type.fullName.slice(1)}.${field.name}: field number ${field.id} is not allowed (1–${MAX_FIELD_NUMBER}, except ${RESERVED_FIRST}–${RESERVED_LAST})`,
-          lineOf(proto, new RegExp(`\\b${escapeRegExp(field.name)}\\s*=\\s*${field.id}\\b`)));
+        fail(
+          `${type.fullName.slice(1)}.${field.name}: field number ${field.id} is not allowed (1–${MAX_FIELD_NUMBER}, except ${RESERVED_FIRST}–${RESERVED_LAST})`,
+          lineOf(proto, new RegExp(`\\b${escapeRegExp(field.name)}\\s*=\\s*${field.id}\\b`)),
+        );
       }
     }
   }
@@ -97,7 +112,10 @@ function checkNumbers(root: protobuf.Root, proto: string): void {
   for (const enumType of allEnums(root)) {
     const first = Object.values(enumType.values)[0];
     if (first !== 0 && !enumType.fullName.startsWith('.google.protobuf.')) {
-      fail(`${enumType.fullName.slice(1)}: the first value of a proto3 enum must be 0`, lineOf(proto, new RegExp(`\\benum\\s+${escapeRegExp(enumType.name)}\\b`)));
+      fail(
+        `${enumType.fullName.slice(1)}: the first value of a proto3 enum must be 0`,
+        lineOf(proto, new RegExp(`\\benum\\s+${escapeRegExp(enumType.name)}\\b`)),
+      );
     }
   }
 }
@@ -112,7 +130,8 @@ function guessLine(proto: string, text: string): number | undefined {
   const id = /\bid (\d+)\b/.exec(text);
   if (id) return lastLineOf(proto, new RegExp(`=\\s*${id[1]}\\s*[;\\[]`));
   const quoted = /'([^']+)'/.exec(text);
-  if (quoted) return lineOf(proto, new RegExp(`(^|[^\\w.])${escapeRegExp((quoted[1] as string).replace(/^\./, ''))}\\b`));
+  if (quoted)
+    return lineOf(proto, new RegExp(`(^|[^\\w.])${escapeRegExp((quoted[1] as string).replace(/^\./, ''))}\\b`));
   return undefined;
 }
 

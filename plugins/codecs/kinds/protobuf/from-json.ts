@@ -30,16 +30,24 @@ const SPECIAL_FLOATS: Record<string, number> = { NaN: Number.NaN, Infinity: Infi
  * oneof, a missing proto2 `required` field, invalid base64, an unknown enum name.
  */
 export function protoFromJson(type: protobuf.Type, value: unknown, pointer = '', depth = 0): Record<string, unknown> {
-  const object = asObject(value) ?? refuse(pointer, `expected an object (message ${name(type)}), got ${jsonTypeOf(value)}`);
+  const object =
+    asObject(value) ?? refuse(pointer, `expected an object (message ${name(type)}), got ${jsonTypeOf(value)}`);
   if (depth >= MAX_VALUE_DEPTH) refuse(pointer, `is nested deeper than ${MAX_VALUE_DEPTH} levels`);
   for (const key of Object.keys(object)) {
     if (!Object.hasOwn(type.fields, key)) {
-      refuse(childPointer(pointer, key), `is not a field of ${name(type)} (${type.fieldsArray.map((field) => field.name).join(', ')})`);
+      refuse(
+        childPointer(pointer, key),
+        `is not a field of ${name(type)} (${type.fieldsArray.map((field) => field.name).join(', ')})`,
+      );
     }
   }
   for (const oneof of type.oneofsArray) {
     const set = oneof.fieldsArray.filter((field) => object[field.name] !== undefined && object[field.name] !== null);
-    if (set.length > 1) refuse(pointer, `sets ${set.map((field) => field.name).join(' and ')}, but only one member of oneof ${oneof.name} may be set`);
+    if (set.length > 1)
+      refuse(
+        pointer,
+        `sets ${set.map((field) => field.name).join(' and ')}, but only one member of oneof ${oneof.name} may be set`,
+      );
   }
   const out: Record<string, unknown> = {};
   for (const field of type.fieldsArray) {
@@ -56,7 +64,9 @@ export function protoFromJson(type: protobuf.Type, value: unknown, pointer = '',
 
 function fieldFromJson(field: protobuf.Field, value: unknown, pointer: string, depth: number): unknown {
   if (field instanceof protobuf.MapField) {
-    const object = asObject(value) ?? refuse(pointer, `expected an object (map<${field.keyType}, ${field.type}>), got ${jsonTypeOf(value)}`);
+    const object =
+      asObject(value) ??
+      refuse(pointer, `expected an object (map<${field.keyType}, ${field.type}>), got ${jsonTypeOf(value)}`);
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(object)) {
       const here = childPointer(pointer, key);
@@ -76,7 +86,8 @@ function singleFromJson(field: protobuf.Field, value: unknown, pointer: string, 
   const resolved = field.resolvedType;
   if (resolved instanceof protobuf.Type) return protoFromJson(resolved, value, pointer, depth + 1);
   if (resolved instanceof protobuf.Enum) return enumFromJson(resolved, value, pointer);
-  const expected = (what: string): never => refuse(pointer, `expected ${what} (${field.type}), got ${value === null ? 'null' : jsonTypeOf(value)}`);
+  const expected = (what: string): never =>
+    refuse(pointer, `expected ${what} (${field.type}), got ${value === null ? 'null' : jsonTypeOf(value)}`);
   switch (field.type) {
     case 'double':
     case 'float': {
@@ -85,7 +96,8 @@ function singleFromJson(field: protobuf.Field, value: unknown, pointer: string, 
       if (field.type === 'float' && Math.abs(value) > FLOAT_MAX) refuse(pointer, `${value} is out of the float range`);
       return value;
     }
-    case 'bool': return typeof value === 'boolean' ? value : expected('a boolean');
+    case 'bool':
+      return typeof value === 'boolean' ? value : expected('a boolean');
     case 'string':
       if (typeof value !== 'string') return expected('a string');
       if (hasLoneSurrogate(value)) refuse(pointer, 'contains a lone UTF-16 surrogate');
@@ -94,17 +106,24 @@ function singleFromJson(field: protobuf.Field, value: unknown, pointer: string, 
       if (typeof value !== 'string') return expected('base64 text');
       return parseBase64(value) ?? refuse(pointer, 'is not valid base64');
     }
-    default: return integerFromJson(field.type, value, pointer, expected);
+    default:
+      return integerFromJson(field.type, value, pointer, expected);
   }
 }
 
 /** An integer field: a JSON number, or a decimal string (the proto3 JSON form of 64-bit integers). */
-function integerFromJson(type: string, value: unknown, pointer: string, expected: (what: string) => never): number | string {
+function integerFromJson(
+  type: string,
+  value: unknown,
+  pointer: string,
+  expected: (what: string) => never,
+): number | string {
   const range = INTEGER_RANGES[type] ?? refuse(pointer, `has the unknown scalar type ${type}`);
   let big: bigint;
   if (typeof value === 'number') {
     if (!Number.isInteger(value)) return expected('an integer');
-    if (!Number.isSafeInteger(value)) refuse(pointer, `${value} is beyond 2^53 and has lost precision: write it as a decimal string`);
+    if (!Number.isSafeInteger(value))
+      refuse(pointer, `${value} is beyond 2^53 and has lost precision: write it as a decimal string`);
     big = BigInt(value);
   } else if (typeof value === 'string' && /^-?\d{1,20}$/.test(value)) {
     big = BigInt(value);
@@ -118,7 +137,8 @@ function integerFromJson(type: string, value: unknown, pointer: string, expected
 
 function enumFromJson(type: protobuf.Enum, value: unknown, pointer: string): string | number {
   if (typeof value === 'string') {
-    if (!Object.hasOwn(type.values, value)) refuse(pointer, `"${value}" is not a value of enum ${name(type)} (${Object.keys(type.values).join(', ')})`);
+    if (!Object.hasOwn(type.values, value))
+      refuse(pointer, `"${value}" is not a value of enum ${name(type)} (${Object.keys(type.values).join(', ')})`);
     return value;
   }
   if (typeof value === 'number' && Number.isInteger(value) && value >= -0x80000000 && value <= 0x7fffffff) return value;

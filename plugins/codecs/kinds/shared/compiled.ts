@@ -19,7 +19,9 @@ export function compiledCodec(kind: string, functions: CodecFunctions): Compiled
     decode(bytes: Uint8Array): unknown {
       if (!(bytes instanceof Uint8Array)) throw new CodecValueError(`${kind} decode takes bytes`);
       if (bytes.byteLength > MAX_INPUT_BYTES) {
-        throw new CodecValueError(`the body is ${bytes.byteLength} bytes, more than the ${MAX_INPUT_BYTES} a codec decodes`);
+        throw new CodecValueError(
+          `the body is ${bytes.byteLength} bytes, more than the ${MAX_INPUT_BYTES} a codec decodes`,
+        );
       }
       const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       return refusing(`not valid ${kind}`, () => functions.decode(buffer));

@@ -12,21 +12,28 @@ import { hasLoneSurrogate } from './utf8.js';
 export function fromJsonValue(value: unknown, pointer = '', depth = 0): unknown {
   if (value === null || typeof value === 'boolean') return value;
   if (typeof value === 'string') {
-    if (hasLoneSurrogate(value)) throw new CodecValueError(`${showPointer(pointer)}: contains a lone UTF-16 surrogate (not valid Unicode)`, { pointer });
+    if (hasLoneSurrogate(value))
+      throw new CodecValueError(`${showPointer(pointer)}: contains a lone UTF-16 surrogate (not valid Unicode)`, {
+        pointer,
+      });
     return value;
   }
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new CodecValueError(`${showPointer(pointer)}: is not a finite number`, { pointer });
+    if (!Number.isFinite(value))
+      throw new CodecValueError(`${showPointer(pointer)}: is not a finite number`, { pointer });
     return value;
   }
   if (typeof value !== 'object' || !isJsonContainer(value)) {
     throw new CodecValueError(`${showPointer(pointer)}: is not a JSON value`, { pointer });
   }
-  if (depth >= MAX_VALUE_DEPTH) throw new CodecValueError(`${showPointer(pointer)}: is nested deeper than ${MAX_VALUE_DEPTH} levels`, { pointer });
-  if (Array.isArray(value)) return value.map((item, index) => fromJsonValue(item, childPointer(pointer, index), depth + 1));
+  if (depth >= MAX_VALUE_DEPTH)
+    throw new CodecValueError(`${showPointer(pointer)}: is nested deeper than ${MAX_VALUE_DEPTH} levels`, { pointer });
+  if (Array.isArray(value))
+    return value.map((item, index) => fromJsonValue(item, childPointer(pointer, index), depth + 1));
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    if (hasLoneSurrogate(key)) throw new CodecValueError(`${showPointer(pointer)}: has a field name with a lone UTF-16 surrogate`, { pointer });
+    if (hasLoneSurrogate(key))
+      throw new CodecValueError(`${showPointer(pointer)}: has a field name with a lone UTF-16 surrogate`, { pointer });
     setOwn(out, key, fromJsonValue(item, childPointer(pointer, key), depth + 1));
   }
   return out;
@@ -40,7 +47,9 @@ function isJsonContainer(value: object): boolean {
 
 /** `value` as a plain JSON object, or undefined when it is not one. */
 export function asObject(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && isJsonContainer(value) ? value as Record<string, unknown> : undefined;
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && isJsonContainer(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 /** A value's JSON type, for messages: `null`, `boolean`, `number`, `string`, `array` or `object`. */

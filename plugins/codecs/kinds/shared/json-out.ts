@@ -34,7 +34,9 @@ export function toJsonValue(value: unknown, options: JsonOutOptions = {}): unkno
 
 /** A 64-bit integer under the rule above. */
 export function jsonInteger(value: bigint): number | string {
-  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
+  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
+    ? Number(value)
+    : value.toString();
 }
 
 /** A float under the rule above. */
@@ -47,30 +49,40 @@ export function jsonNumber(value: number): number | string {
 
 function convert(value: unknown, pointer: string, depth: number, walk: Walk): unknown {
   switch (typeof value) {
-    case 'undefined': return null;
+    case 'undefined':
+      return null;
     case 'boolean':
-    case 'string': return value;
-    case 'number': return jsonNumber(value);
-    case 'bigint': return jsonInteger(value);
-    case 'object': break;
-    default: throw new CodecValueError(`${showPointer(pointer)}: a ${typeof value} has no JSON form`, { pointer });
+    case 'string':
+      return value;
+    case 'number':
+      return jsonNumber(value);
+    case 'bigint':
+      return jsonInteger(value);
+    case 'object':
+      break;
+    default:
+      throw new CodecValueError(`${showPointer(pointer)}: a ${typeof value} has no JSON form`, { pointer });
   }
   if (value === null) return null;
   if (value instanceof Uint8Array) return toBase64(value);
   if (value instanceof ArrayBuffer) return toBase64(new Uint8Array(value));
   if (value instanceof DataView) return toBase64(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
   if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) throw new CodecValueError(`${showPointer(pointer)}: is a date that cannot be represented`, { pointer });
+    if (Number.isNaN(value.getTime()))
+      throw new CodecValueError(`${showPointer(pointer)}: is a date that cannot be represented`, { pointer });
     return value.toISOString();
   }
   if (value instanceof RegExp) return String(value);
   const unwrapped = walk.options.unwrap?.(value);
   if (unwrapped) return convert(unwrapped.value, pointer, depth, walk);
 
-  if (depth >= MAX_VALUE_DEPTH) throw new CodecValueError(`${showPointer(pointer)}: is nested deeper than ${MAX_VALUE_DEPTH} levels`, { pointer });
-  if (walk.ancestors.has(value)) throw new CodecValueError(`${showPointer(pointer)}: refers to a value that contains it (a cycle)`, { pointer });
+  if (depth >= MAX_VALUE_DEPTH)
+    throw new CodecValueError(`${showPointer(pointer)}: is nested deeper than ${MAX_VALUE_DEPTH} levels`, { pointer });
+  if (walk.ancestors.has(value))
+    throw new CodecValueError(`${showPointer(pointer)}: refers to a value that contains it (a cycle)`, { pointer });
   walk.containers += 1;
-  if (walk.containers > MAX_CONTAINERS) throw new CodecValueError(`the value holds more than ${MAX_CONTAINERS} arrays and objects`, { pointer });
+  if (walk.containers > MAX_CONTAINERS)
+    throw new CodecValueError(`the value holds more than ${MAX_CONTAINERS} arrays and objects`, { pointer });
   walk.ancestors.add(value);
   try {
     if (Array.isArray(value) || value instanceof Set || ArrayBuffer.isView(value)) {
@@ -96,6 +108,15 @@ function convert(value: unknown, pointer: string, depth: number, walk: Walk): un
 
 function mapKey(key: unknown, pointer: string): string {
   if (typeof key === 'string') return key;
-  if (typeof key === 'number' || typeof key === 'bigint' || typeof key === 'boolean' || key === null || key === undefined) return String(key);
-  throw new CodecValueError(`${showPointer(pointer)}: has a map key that is not a string, number or boolean`, { pointer });
+  if (
+    typeof key === 'number' ||
+    typeof key === 'bigint' ||
+    typeof key === 'boolean' ||
+    key === null ||
+    key === undefined
+  )
+    return String(key);
+  throw new CodecValueError(`${showPointer(pointer)}: has a map key that is not a string, number or boolean`, {
+    pointer,
+  });
 }

@@ -10,7 +10,8 @@ export function showPointer(pointer: string): string {
 
 /** Sets `key` on a plain object even when it is `__proto__` (which `=` would treat as the prototype). */
 export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }
 

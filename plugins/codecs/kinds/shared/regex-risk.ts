@@ -11,10 +11,22 @@ export function hasNestedQuantifier(source: string): boolean {
   let inClass = false;
   for (let i = 0; i < source.length; i++) {
     const char = source[i] as string;
-    if (char === '\\') { i += 1; continue; }
-    if (inClass) { if (char === ']') inClass = false; continue; }
-    if (char === '[') { inClass = true; continue; }
-    if (char === '(') { groups.push(false); continue; }
+    if (char === '\\') {
+      i += 1;
+      continue;
+    }
+    if (inClass) {
+      if (char === ']') inClass = false;
+      continue;
+    }
+    if (char === '[') {
+      inClass = true;
+      continue;
+    }
+    if (char === '(') {
+      groups.push(false);
+      continue;
+    }
     if (char === ')') {
       const quantifiedInside = groups.pop() ?? false;
       const quantified = isRepeatingQuantifierAt(source, i + 1);

@@ -15,8 +15,11 @@ export function checkSchemaShape(kind: string, schemaSchema: object, schema: unk
   }
   if (validate(schema)) return;
   const error = (validate.errors as ErrorObject[])[0] as ErrorObject;
-  const extra = error.keyword === 'additionalProperties' ? String((error.params as { additionalProperty: string }).additionalProperty) : undefined;
+  const extra =
+    error.keyword === 'additionalProperties'
+      ? String((error.params as { additionalProperty: string }).additionalProperty)
+      : undefined;
   const pointer = extra === undefined ? error.instancePath : childPointer(error.instancePath, extra);
-  const problem = extra === undefined ? error.message ?? 'is not valid' : 'is not a known field';
+  const problem = extra === undefined ? (error.message ?? 'is not valid') : 'is not a known field';
   throw new CodecSchemaError(`${kind} schema ${showPointer(pointer)}: ${problem}`, { pointer });
 }

@@ -23,13 +23,22 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
   let i = 0;
   while (i < bytes.length) {
     const lead = bytes[i] as number;
-    if (lead < 0x80) { i += 1; continue; }
+    if (lead < 0x80) {
+      i += 1;
+      continue;
+    }
     let length: number;
     let codePoint: number;
-    if (lead >= 0xc2 && lead <= 0xdf) { length = 2; codePoint = lead & 0x1f; }
-    else if (lead >= 0xe0 && lead <= 0xef) { length = 3; codePoint = lead & 0x0f; }
-    else if (lead >= 0xf0 && lead <= 0xf4) { length = 4; codePoint = lead & 0x07; }
-    else return i;
+    if (lead >= 0xc2 && lead <= 0xdf) {
+      length = 2;
+      codePoint = lead & 0x1f;
+    } else if (lead >= 0xe0 && lead <= 0xef) {
+      length = 3;
+      codePoint = lead & 0x0f;
+    } else if (lead >= 0xf0 && lead <= 0xf4) {
+      length = 4;
+      codePoint = lead & 0x07;
+    } else return i;
     if (i + length > bytes.length) return i;
     for (let k = 1; k < length; k++) {
       const next = bytes[i + k] as number;

@@ -14,10 +14,29 @@ import { untilSealed } from '../../../support/sealed.js';
 /** A record as the first version of the trail wrote it: chained in place, with seq, prev_hash and hash columns. */
 function oldRecord(tenant: string, n: number): RecordContent {
   return {
-    tenant_id: tenant, id: randomUUID(), at: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(), operation: 'createNote', method: 'POST', path: '/notes',
-    resource_id: `n${n}`, status: 201, outcome: 'success', error_code: null, request_id: `r${n}`, idempotency_key: null, subject_id: 'alice',
-    credential_kind: 'test', credential_id: null, actor_type: 'human', agent_id: null, actor_id: null, actor_email: null,
-    fields: { id: `n${n}` }, detail: {}, severity: 'info', transport: 'http',
+    tenant_id: tenant,
+    id: randomUUID(),
+    at: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
+    operation: 'createNote',
+    method: 'POST',
+    path: '/notes',
+    resource_id: `n${n}`,
+    status: 201,
+    outcome: 'success',
+    error_code: null,
+    request_id: `r${n}`,
+    idempotency_key: null,
+    subject_id: 'alice',
+    credential_kind: 'test',
+    credential_id: null,
+    actor_type: 'human',
+    agent_id: null,
+    actor_id: null,
+    actor_email: null,
+    fields: { id: `n${n}` },
+    detail: {},
+    severity: 'info',
+    transport: 'http',
   };
 }
 
@@ -37,7 +56,9 @@ describe('audit migration 002_audit_seals', () => {
       for (let seq = 1; seq <= 3; seq++) {
         const content = oldRecord('legacy', seq);
         const hash = chainHash(prev, seq, canonicalContent(content));
-        await db.knex('audit_records').insert({ ...content, fields: JSON.stringify(content.fields), detail: '{}', seq, prev_hash: prev, hash });
+        await db
+          .knex('audit_records')
+          .insert({ ...content, fields: JSON.stringify(content.fields), detail: '{}', seq, prev_hash: prev, hash });
         prev = hash;
       }
       await db.knex('audit_heads').insert({ tenant_id: 'legacy', seq: 3, hash: prev });
@@ -48,15 +69,31 @@ describe('audit migration 002_audit_seals', () => {
     const k = await startKernel({ plugins: PLUGINS, database }, { plugins: [headerAuthPlugin], schema });
     try {
       const auditor = as('auditor', 'legacy', ['runtime:audit:read']);
-      const migrated = await untilSealed(() => k.request('GET', '/audit/verify?tenant_id=legacy', { headers: auditor }));
+      const migrated = await untilSealed(() =>
+        k.request('GET', '/audit/verify?tenant_id=legacy', { headers: auditor }),
+      );
       expect(migrated.body).to.include({ valid: true, records: 3, unsealed: 0, first_broken: null });
       expect(migrated.body.head.hash).to.equal(prev);
 
-      expect((await k.request('POST', '/notes', { body: { id: 'after', title: 'After the move' }, headers: as('alice', 'legacy') })).status).to.equal(201);
-      const extended = await untilSealed(() => k.request('GET', '/audit/verify?tenant_id=legacy', { headers: auditor }));
+      expect(
+        (
+          await k.request('POST', '/notes', {
+            body: { id: 'after', title: 'After the move' },
+            headers: as('alice', 'legacy'),
+          })
+        ).status,
+      ).to.equal(201);
+      const extended = await untilSealed(() =>
+        k.request('GET', '/audit/verify?tenant_id=legacy', { headers: auditor }),
+      );
       expect(extended.body).to.include({ valid: true, records: 4, unsealed: 0 });
       const list = await k.request('GET', '/audit', { headers: auditor });
-      expect(list.body.items.map((r: { resource_id: string }) => r.resource_id)).to.deep.equal(['after', 'n3', 'n2', 'n1']);
+      expect(list.body.items.map((r: { resource_id: string }) => r.resource_id)).to.deep.equal([
+        'after',
+        'n3',
+        'n2',
+        'n1',
+      ]);
       expect(list.body.items[1]).to.include({ seq: 3, hash: prev });
     } finally {
       await k.close();

@@ -5,14 +5,29 @@ import { MAX_CONTAINERS } from '../../../../plugins/codecs/kinds/limits.js';
 import { bytes, schemaError, valueError } from '../expect-errors.js';
 
 const orderSchema = {
-  type: 'record', name: 'Order', namespace: 'shop',
+  type: 'record',
+  name: 'Order',
+  namespace: 'shop',
   fields: [
     { name: 'id', type: 'long' },
     { name: 'big', type: 'long' },
     { name: 'note', type: ['null', 'string'], default: null },
     { name: 'amount', type: 'double' },
     { name: 'ratio', type: 'float' },
-    { name: 'items', type: { type: 'array', items: { type: 'record', name: 'Item', fields: [{ name: 'sku', type: 'string' }, { name: 'qty', type: 'int' }] } } },
+    {
+      name: 'items',
+      type: {
+        type: 'array',
+        items: {
+          type: 'record',
+          name: 'Item',
+          fields: [
+            { name: 'sku', type: 'string' },
+            { name: 'qty', type: 'int' },
+          ],
+        },
+      },
+    },
     { name: 'blob', type: 'bytes' },
     { name: 'hash', type: { type: 'fixed', name: 'Hash', size: 4 } },
     { name: 'status', type: { type: 'enum', name: 'Status', symbols: ['NEW', 'PAID'] } },
@@ -23,9 +38,21 @@ const orderSchema = {
 };
 
 const order = {
-  id: 42, big: '9223372036854775807', note: 'gift', amount: 12.5, ratio: 'NaN',
-  items: [{ sku: 'A-1', qty: 2 }, { sku: 'B-2', qty: 1 }], blob: 'aGVsbG8=', hash: 'AAECAw==',
-  status: 'PAID', either: { string: 'x' }, tags: { a: 1, b: -4503599627370496 }, channel: 'shop',
+  id: 42,
+  big: '9223372036854775807',
+  note: 'gift',
+  amount: 12.5,
+  ratio: 'NaN',
+  items: [
+    { sku: 'A-1', qty: 2 },
+    { sku: 'B-2', qty: 1 },
+  ],
+  blob: 'aGVsbG8=',
+  hash: 'AAECAw==',
+  status: 'PAID',
+  either: { string: 'x' },
+  tags: { a: 1, b: -4503599627370496 },
+  channel: 'shop',
 };
 
 /** Zig-zag varint of a non-negative count, as Avro writes block counts and lengths. */
@@ -52,8 +79,14 @@ describe('codec kind avro', () => {
   it('writes the same bytes as avsc itself, so other Avro readers understand them', () => {
     const plain = avsc.Type.forSchema(orderSchema as avsc.Schema, { wrapUnions: 'always' });
     const datum = {
-      ...order, big: 2 ** 52, ratio: Number.NaN, blob: Buffer.from('hello'), hash: Buffer.from([0, 1, 2, 3]),
-      note: { string: 'gift' }, either: { string: 'x' }, tags: { a: 1, b: -4503599627370496 },
+      ...order,
+      big: 2 ** 52,
+      ratio: Number.NaN,
+      blob: Buffer.from('hello'),
+      hash: Buffer.from([0, 1, 2, 3]),
+      note: { string: 'gift' },
+      either: { string: 'x' },
+      tags: { a: 1, b: -4503599627370496 },
     };
     const ours = avroKind.compile(orderSchema).encode({ ...order, big: 2 ** 52 });
     expect(Buffer.from(ours).equals(plain.toBuffer(datum))).to.equal(true);
@@ -63,7 +96,9 @@ describe('codec kind avro', () => {
     const longs = avroKind.compile({ type: 'array', items: 'long' });
     const value = [0, -1, 9007199254740991, '9007199254740993', '-9223372036854775808'];
     expect(longs.decode(longs.encode(value))).to.deep.equal(value);
-    expect(valueError(() => longs.encode(['9223372036854775808'])).message).to.equal('/0: 9223372036854775808 is out of the 64-bit long range');
+    expect(valueError(() => longs.encode(['9223372036854775808'])).message).to.equal(
+      '/0: 9223372036854775808 is out of the 64-bit long range',
+    );
     expect(valueError(() => longs.encode([2 ** 60])).message).to.contain('write it as a decimal string');
   });
 
@@ -82,7 +117,16 @@ describe('codec kind avro', () => {
 
   it('refuses values that do not fit, naming the path that failed', () => {
     const cases: Array<[Record<string, unknown>, string, RegExp]> = [
-      [{ items: [{ sku: 'A', qty: 1 }, { sku: 'B', qty: 'two' }] }, '/items/1/qty', /expected an integer \(Avro int\), got string/],
+      [
+        {
+          items: [
+            { sku: 'A', qty: 1 },
+            { sku: 'B', qty: 'two' },
+          ],
+        },
+        '/items/1/qty',
+        /expected an integer \(Avro int\), got string/,
+      ],
       [{ items: [{ sku: 'A', qty: 2 ** 31 }] }, '/items/0/qty', /out of the 32-bit int range/],
       [{ status: 'LOST' }, '/status', /"LOST" is not a symbol of shop.Status \(NEW, PAID\)/],
       [{ hash: 'AAE=' }, '/hash', /is 2 bytes but shop.Hash is fixed at 4/],
@@ -106,17 +150,25 @@ describe('codec kind avro', () => {
     const encoded = codec.encode(order);
     const truncated = valueError(() => codec.decode(encoded.subarray(0, encoded.length - 3)));
     expect(truncated.message).to.match(/data ends|exceeds/);
-    expect(valueError(() => codec.decode(Buffer.concat([encoded, Buffer.from([0])]))).message).to.equal(`1 bytes remain after the value (byte ${encoded.length})`);
+    expect(valueError(() => codec.decode(Buffer.concat([encoded, Buffer.from([0])]))).message).to.equal(
+      `1 bytes remain after the value (byte ${encoded.length})`,
+    );
     const enumType = avroKind.compile({ type: 'enum', name: 'E', symbols: ['A', 'B'] });
-    expect(valueError(() => enumType.decode(bytes(...varint(2n)))).message).to.equal('/: enum symbol index 2 is out of range (0–1) (byte 0)');
+    expect(valueError(() => enumType.decode(bytes(...varint(2n)))).message).to.equal(
+      '/: enum symbol index 2 is out of range (0–1) (byte 0)',
+    );
     const union = avroKind.compile(['null', 'string']);
-    expect(valueError(() => union.decode(bytes(...varint(-1n)))).message).to.contain('union branch index -1 is out of range');
+    expect(valueError(() => union.decode(bytes(...varint(-1n)))).message).to.contain(
+      'union branch index -1 is out of range',
+    );
     const bool = avroKind.compile('boolean');
     expect(valueError(() => bool.decode(bytes(2))).message).to.contain('a boolean is the byte 0 or 1');
     const text = avroKind.compile('string');
     expect(valueError(() => text.decode(bytes(...varint(2n), 0xc3, 0x28))).message).to.contain('not valid UTF-8');
     expect(valueError(() => text.decode(bytes(...varint(-5n)))).message).to.contain('a length is negative');
-    expect(valueError(() => text.decode(bytes(0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01))).message).to.contain('longer than 10 bytes');
+    expect(
+      valueError(() => text.decode(bytes(0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01))).message,
+    ).to.contain('longer than 10 bytes');
   });
 
   it('refuses huge counts and lengths at once instead of looping or allocating', () => {
@@ -128,7 +180,9 @@ describe('codec kind avro', () => {
     // Nulls take no bytes, so the byte count cannot bound them: the container budget does.
     const nulls = avroKind.compile({ type: 'array', items: 'null' });
     expect(nulls.decode(bytes(...varint(3n), 0))).to.deep.equal([null, null, null]);
-    expect(valueError(() => nulls.decode(bytes(...varint(2n ** 62n), 0))).message).to.contain(`more than ${MAX_CONTAINERS}`);
+    expect(valueError(() => nulls.decode(bytes(...varint(2n ** 62n), 0))).message).to.contain(
+      `more than ${MAX_CONTAINERS}`,
+    );
     const blockWithSize = valueError(() => ints.decode(bytes(...varint(-3n), ...varint(2n ** 40n), 2, 4, 6, 0)));
     expect(blockWithSize.message).to.contain('exceeds');
   });
@@ -143,9 +197,24 @@ describe('codec kind avro', () => {
 
   it('refuses an invalid Avro schema naming the JSON pointer', () => {
     const cases: Array<[unknown, string, RegExp]> = [
-      [{ type: 'record', name: 'R', fields: [{ name: 'a', type: 'strin' }] }, '/fields/0/type', /"strin" is not a primitive type nor a named type defined before this point/],
+      [
+        { type: 'record', name: 'R', fields: [{ name: 'a', type: 'strin' }] },
+        '/fields/0/type',
+        /"strin" is not a primitive type nor a named type defined before this point/,
+      ],
       [{ type: 'record', name: 'R' }, '', /a record needs "fields"/],
-      [{ type: 'record', name: 'R', fields: [{ name: 'a', type: 'int' }, { name: 'a', type: 'int' }] }, '/fields/1/name', /defined twice/],
+      [
+        {
+          type: 'record',
+          name: 'R',
+          fields: [
+            { name: 'a', type: 'int' },
+            { name: 'a', type: 'int' },
+          ],
+        },
+        '/fields/1/name',
+        /defined twice/,
+      ],
       [{ type: 'record', name: '1R', fields: [] }, '/name', /not a valid Avro name/],
       [{ type: 'enum', name: 'E', symbols: ['A', 'A'] }, '/symbols/1', /listed twice/],
       [{ type: 'enum', name: 'E', symbols: ['A'], default: 'B' }, '/default', /must be one of its symbols/],
@@ -153,8 +222,16 @@ describe('codec kind avro', () => {
       [['null', ['int']], '/1', /may not contain a union directly/],
       [['string', { type: 'string' }], '/1', /already has a branch of type string/],
       [{ type: 'array' }, '', /needs "items"/],
-      [{ type: 'record', name: 'R', fields: [{ name: 'a', type: 'int', default: 'x' }] }, '/fields/0/default', /incompatible field default "x"/],
-      [{ type: 'record', name: 'R', namespace: 'ns', fields: [{ name: 'a', type: 'Other' }] }, '/fields/0/type', /"Other" is not/],
+      [
+        { type: 'record', name: 'R', fields: [{ name: 'a', type: 'int', default: 'x' }] },
+        '/fields/0/default',
+        /incompatible field default "x"/,
+      ],
+      [
+        { type: 'record', name: 'R', namespace: 'ns', fields: [{ name: 'a', type: 'Other' }] },
+        '/fields/0/type',
+        /"Other" is not/,
+      ],
       [42, '', /must be a type name/],
     ];
     for (const [schema, pointer, message] of cases) {
@@ -166,8 +243,22 @@ describe('codec kind avro', () => {
   });
 
   it('reads data written with an older schema through schema resolution', () => {
-    const v1 = { type: 'record', name: 'R', fields: [{ name: 'a', type: 'int' }, { name: 'gone', type: 'string' }] };
-    const v2 = { type: 'record', name: 'R', fields: [{ name: 'a', type: 'long' }, { name: 'added', type: 'string', default: 'none' }] };
+    const v1 = {
+      type: 'record',
+      name: 'R',
+      fields: [
+        { name: 'a', type: 'int' },
+        { name: 'gone', type: 'string' },
+      ],
+    };
+    const v2 = {
+      type: 'record',
+      name: 'R',
+      fields: [
+        { name: 'a', type: 'long' },
+        { name: 'added', type: 'string', default: 'none' },
+      ],
+    };
     const written = avroKind.compile(v1).encode({ a: 7, gone: 'x' });
     // Read with the new schema alone, the old bytes mean something else entirely.
     expect(avroKind.compile(v2).decode(written)).to.deep.equal({ a: 7, added: 'x' });

@@ -7,12 +7,16 @@ describe('codec kind cbor', () => {
   const codec = cborKind.compile(undefined);
 
   it('round-trips JSON values', () => {
-    const value = { name: 'Zoë', list: [0, -1, 23, 24, -25, 65536, 2 ** 40, -(2 ** 40), 1.5, null, true, false], nested: { empty: {}, none: [] } };
+    const value = {
+      name: 'Zoë',
+      list: [0, -1, 23, 24, -25, 65536, 2 ** 40, -(2 ** 40), 1.5, null, true, false],
+      nested: { empty: {}, none: [] },
+    };
     expect(codec.decode(codec.encode(value))).to.deep.equal(value);
     expect(codec.contentType).to.equal('application/cbor');
   });
 
-  it('writes CBOR\'s preferred serialization: integers as integers, the shortest float', () => {
+  it("writes CBOR's preferred serialization: integers as integers, the shortest float", () => {
     expect(codec.encode(2 ** 40)).to.deep.equal(bytes(0x1b, 0, 0, 1, 0, 0, 0, 0, 0));
     expect(codec.encode(1.5)).to.deep.equal(bytes(0xf9, 0x3e, 0x00));
     expect(codec.encode({ a: [1, 'b'] })).to.deep.equal(bytes(0xa1, 0x61, 0x61, 0x82, 0x01, 0x61, 0x62));
@@ -38,7 +42,8 @@ describe('codec kind cbor', () => {
       [bytes(0x7f, 0x62, 0x68, 0x65, 0x62, 0x6c, 0x6c, 0xff), 'hell'],
       [bytes(0xc3, 0x41, 0x01), -2],
     ];
-    for (const [data, expected] of cases) expect(codec.decode(data), Buffer.from(data).toString('hex')).to.deep.equal(expected);
+    for (const [data, expected] of cases)
+      expect(codec.decode(data), Buffer.from(data).toString('hex')).to.deep.equal(expected);
   });
 
   it('reads other tags as the value they tag, never building objects from them', () => {
@@ -51,7 +56,8 @@ describe('codec kind cbor', () => {
       [bytes(0xd9, 0x01, 0x18, ...text('sym')), 'sym'],
       [bytes(0xd8, 0x1c, 0x81, 0xd8, 0x1d, 0x00), [0]],
     ];
-    for (const [data, expected] of cases) expect(codec.decode(data), Buffer.from(data).toString('hex')).to.deep.equal(expected);
+    for (const [data, expected] of cases)
+      expect(codec.decode(data), Buffer.from(data).toString('hex')).to.deep.equal(expected);
   });
 
   it('refuses dates and bignums that are not what their tags say, and unknown simple values', () => {
@@ -64,7 +70,8 @@ describe('codec kind cbor', () => {
       [bytes(0xf0), /simple values other than false, true, null and undefined/],
       [bytes(0xf8, 0x20), /simple values other than/],
     ];
-    for (const [data, message] of cases) expect(valueError(() => codec.decode(data)).message, Buffer.from(data).toString('hex')).to.match(message);
+    for (const [data, message] of cases)
+      expect(valueError(() => codec.decode(data)).message, Buffer.from(data).toString('hex')).to.match(message);
   });
 
   it('refuses hostile and malformed bytes at once, naming the byte', () => {
@@ -84,13 +91,18 @@ describe('codec kind cbor', () => {
       [bytes(0x62, 0xff, 0xfe), /text string is not valid UTF-8/],
       [bytes(0x01, 0x02), /1 bytes remain after the value \(byte 1\)/],
     ];
-    for (const [data, message] of cases) expect(valueError(() => codec.decode(data)).message, Buffer.from(data).toString('hex')).to.match(message);
+    for (const [data, message] of cases)
+      expect(valueError(() => codec.decode(data)).message, Buffer.from(data).toString('hex')).to.match(message);
   });
 
   it('refuses nesting deeper than 64 levels (tags included) and more than MAX_CONTAINERS maps', () => {
     expect(codec.decode(bytes(...Array<number>(64).fill(0x81), 0x01))).to.be.an('array');
-    expect(valueError(() => codec.decode(bytes(...Array<number>(65).fill(0x81), 0x01))).message).to.contain('nested deeper than 64 levels');
-    expect(valueError(() => codec.decode(Buffer.alloc(200000, 0xd5))).message).to.contain('nested deeper than 64 levels');
+    expect(valueError(() => codec.decode(bytes(...Array<number>(65).fill(0x81), 0x01))).message).to.contain(
+      'nested deeper than 64 levels',
+    );
+    expect(valueError(() => codec.decode(Buffer.alloc(200000, 0xd5))).message).to.contain(
+      'nested deeper than 64 levels',
+    );
     const emptyMaps = Buffer.alloc(5 + MAX_CONTAINERS, 0xa0);
     emptyMaps.writeUInt8(0x9a, 0);
     emptyMaps.writeUInt32BE(MAX_CONTAINERS, 1);

@@ -10,10 +10,18 @@ const minimal: Record<string, unknown> = {
 
 describe('built-in codec kinds', () => {
   it('lists the seven kinds the runtime documents, each once', () => {
-    expect(BUILT_IN_CODEC_KINDS.map((kind) => kind.kind)).to.deep.equal(['json', 'text', 'csv', 'avro', 'protobuf', 'msgpack', 'cbor']);
+    expect(BUILT_IN_CODEC_KINDS.map((kind) => kind.kind)).to.deep.equal([
+      'json',
+      'text',
+      'csv',
+      'avro',
+      'protobuf',
+      'msgpack',
+      'cbor',
+    ]);
   });
 
-  it('describes each kind\'s schema field with a valid JSON Schema (or null)', () => {
+  it("describes each kind's schema field with a valid JSON Schema (or null)", () => {
     const ajv = new Ajv2020({ strict: true, allowUnionTypes: true });
     for (const kind of BUILT_IN_CODEC_KINDS) {
       if (kind.schemaSchema === null) continue;
@@ -32,6 +40,9 @@ describe('built-in codec kinds', () => {
   });
 
   it('offers schema evolution checks for avro and protobuf only', () => {
-    expect(BUILT_IN_CODEC_KINDS.filter((kind) => kind.compatibility).map((kind) => kind.kind)).to.deep.equal(['avro', 'protobuf']);
+    expect(BUILT_IN_CODEC_KINDS.filter((kind) => kind.compatibility).map((kind) => kind.kind)).to.deep.equal([
+      'avro',
+      'protobuf',
+    ]);
   });
 });

@@ -10,7 +10,10 @@ const orderSchema = {
   properties: {
     id: { type: 'string', pattern: '^[A-Z]{2}-[0-9]+$' },
     placed_at: { type: 'string', format: 'date-time' },
-    items: { type: 'array', items: { type: 'object', required: ['qty'], properties: { qty: { type: 'integer', minimum: 1 } } } },
+    items: {
+      type: 'array',
+      items: { type: 'object', required: ['qty'], properties: { qty: { type: 'integer', minimum: 1 } } },
+    },
   },
 };
 
@@ -61,10 +64,16 @@ describe('codec kind json', () => {
   it('refuses nesting deeper than 64 levels and more than MAX_CONTAINERS containers before parsing', () => {
     const codec = jsonKind.compile(undefined);
     expect(codec.decode(utf8(`${'['.repeat(64)}${']'.repeat(64)}`))).to.be.an('array');
-    expect(valueError(() => codec.decode(utf8(`${'['.repeat(65)}${']'.repeat(65)}`))).message).to.contain('nested deeper than 64 levels');
-    expect(codec.decode(utf8('["[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\\""]'))).to.have.length(1);
+    expect(valueError(() => codec.decode(utf8(`${'['.repeat(65)}${']'.repeat(65)}`))).message).to.contain(
+      'nested deeper than 64 levels',
+    );
+    expect(
+      codec.decode(utf8('["[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\\""]')),
+    ).to.have.length(1);
     const many = `[${'{},'.repeat(MAX_CONTAINERS)}{}]`;
-    expect(valueError(() => codec.decode(utf8(many))).message).to.contain(`more than ${MAX_CONTAINERS} arrays and objects`);
+    expect(valueError(() => codec.decode(utf8(many))).message).to.contain(
+      `more than ${MAX_CONTAINERS} arrays and objects`,
+    );
   });
 
   it('encodes only JSON values', () => {
@@ -78,13 +87,19 @@ describe('codec kind json', () => {
     const wrongType = schemaError(() => jsonKind.compile({ type: 'object', properties: { a: { type: 'strin' } } }));
     expect(wrongType.pointer).to.equal('/properties/a/type');
     expect(schemaError(() => jsonKind.compile(5)).message).to.contain('must be a JSON Schema');
-    expect(schemaError(() => jsonKind.compile({ $ref: '#/$defs/missing' })).message).to.match(/can't resolve reference/);
+    expect(schemaError(() => jsonKind.compile({ $ref: '#/$defs/missing' })).message).to.match(
+      /can't resolve reference/,
+    );
   });
 
   it('refuses patterns with nested repeats, which could stall the server on one message', () => {
-    const risky = schemaError(() => jsonKind.compile({ type: 'object', properties: { a: { type: 'string', pattern: '^(a+)+$' } } }));
+    const risky = schemaError(() =>
+      jsonKind.compile({ type: 'object', properties: { a: { type: 'string', pattern: '^(a+)+$' } } }),
+    );
     expect(risky.pointer).to.equal('/properties/a/pattern');
-    expect(schemaError(() => jsonKind.compile({ patternProperties: { '^(\\w*,?)*$': {} } })).pointer).to.equal('/patternProperties/^(\\w*,?)*$');
+    expect(schemaError(() => jsonKind.compile({ patternProperties: { '^(\\w*,?)*$': {} } })).pointer).to.equal(
+      '/patternProperties/^(\\w*,?)*$',
+    );
     expect(() => jsonKind.compile({ type: 'string', pattern: '^(ab|cd)+[0-9]{2,4}$' })).not.to.throw();
   });
 

@@ -8,7 +8,11 @@ describe('codec kind msgpack', () => {
   const codec = msgpackKind.compile(undefined);
 
   it('round-trips JSON values', () => {
-    const value = { name: 'Zoë', list: [0, -1, 127, -33, 65536, 2 ** 40, -(2 ** 40), 1.5, null, true, false], nested: { empty: {}, none: [] } };
+    const value = {
+      name: 'Zoë',
+      list: [0, -1, 127, -33, 65536, 2 ** 40, -(2 ** 40), 1.5, null, true, false],
+      nested: { empty: {}, none: [] },
+    };
     expect(codec.decode(codec.encode(value))).to.deep.equal(value);
     expect(codec.contentType).to.equal('application/vnd.msgpack');
   });
@@ -21,19 +25,38 @@ describe('codec kind msgpack', () => {
 
   it('maps what has no JSON form as documented', () => {
     const other = new Encoder({ useBigInt64: true });
-    const decoded = codec.decode(other.encode({
-      bin: Buffer.from('hi'), at: new Date('2024-05-01T10:00:00.123Z'), big: 2n ** 64n - 1n, safe: 2n ** 40n, neg: -(2n ** 63n),
-    }));
-    expect(decoded).to.deep.equal({ bin: 'aGk=', at: '2024-05-01T10:00:00.123Z', big: '18446744073709551615', safe: 2 ** 40, neg: '-9223372036854775808' });
+    const decoded = codec.decode(
+      other.encode({
+        bin: Buffer.from('hi'),
+        at: new Date('2024-05-01T10:00:00.123Z'),
+        big: 2n ** 64n - 1n,
+        safe: 2n ** 40n,
+        neg: -(2n ** 63n),
+      }),
+    );
+    expect(decoded).to.deep.equal({
+      bin: 'aGk=',
+      at: '2024-05-01T10:00:00.123Z',
+      big: '18446744073709551615',
+      safe: 2 ** 40,
+      neg: '-9223372036854775808',
+    });
     // A map with integer keys becomes an object with string keys; a NaN float a string.
-    expect(codec.decode(bytes(0x82, 0x01, 0xa1, 0x61, 0x02, 0xcb, 0x7f, 0xf8, 0, 0, 0, 0, 0, 0))).to.deep.equal({ 1: 'a', 2: 'NaN' });
+    expect(codec.decode(bytes(0x82, 0x01, 0xa1, 0x61, 0x02, 0xcb, 0x7f, 0xf8, 0, 0, 0, 0, 0, 0))).to.deep.equal({
+      1: 'a',
+      2: 'NaN',
+    });
   });
 
   it('refuses a "__proto__" key and map keys that are not strings or numbers', () => {
-    const error = valueError(() => codec.decode(bytes(0x81, 0xa9, ...Buffer.from('__proto__'), 0x81, 0xa5, ...Buffer.from('admin'), 0xc3)));
+    const error = valueError(() =>
+      codec.decode(bytes(0x81, 0xa9, ...Buffer.from('__proto__'), 0x81, 0xa5, ...Buffer.from('admin'), 0xc3)),
+    );
     expect(error.message).to.equal('not valid msgpack: The key __proto__ is not allowed');
     expect(({} as Record<string, unknown>).admin).to.equal(undefined);
-    expect(valueError(() => codec.decode(bytes(0x81, 0x91, 0x01, 0x02))).message).to.contain('The type of key must be string or number');
+    expect(valueError(() => codec.decode(bytes(0x81, 0x91, 0x01, 0x02))).message).to.contain(
+      'The type of key must be string or number',
+    );
   });
 
   it('refuses hostile bytes at once, naming the byte', () => {
@@ -56,8 +79,12 @@ describe('codec kind msgpack', () => {
 
   it('refuses nesting deeper than 64 levels and more than MAX_CONTAINERS maps', () => {
     expect(codec.decode(bytes(...Array<number>(64).fill(0x91), 0x01))).to.be.an('array');
-    expect(valueError(() => codec.decode(bytes(...Array<number>(65).fill(0x91), 0x01))).message).to.contain('nested deeper than 64 levels');
-    expect(valueError(() => codec.decode(Buffer.alloc(200000, 0x91))).message).to.contain('nested deeper than 64 levels');
+    expect(valueError(() => codec.decode(bytes(...Array<number>(65).fill(0x91), 0x01))).message).to.contain(
+      'nested deeper than 64 levels',
+    );
+    expect(valueError(() => codec.decode(Buffer.alloc(200000, 0x91))).message).to.contain(
+      'nested deeper than 64 levels',
+    );
     const emptyMaps = Buffer.alloc(5 + MAX_CONTAINERS, 0x80);
     emptyMaps.writeUInt8(0xdd, 0);
     emptyMaps.writeUInt32BE(MAX_CONTAINERS, 1);

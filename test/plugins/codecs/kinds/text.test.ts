@@ -14,7 +14,9 @@ describe('codec kind text', () => {
 
   it('refuses invalid UTF-8 naming the first bad byte', () => {
     expect(valueError(() => codec.decode(bytes(0x61, 0xc3, 0x28))).offset).to.equal(1);
-    expect(valueError(() => codec.decode(bytes(0x61, 0x62, 0xc0, 0xaf))).message).to.equal('the body is not valid UTF-8 (byte 2)');
+    expect(valueError(() => codec.decode(bytes(0x61, 0x62, 0xc0, 0xaf))).message).to.equal(
+      'the body is not valid UTF-8 (byte 2)',
+    );
     expect(valueError(() => codec.decode(bytes(0xed, 0xa0, 0x80))).offset).to.equal(0);
     expect(valueError(() => codec.decode(bytes(0x61, 0xf0, 0x9f, 0x9a))).offset).to.equal(1);
     expect(valueError(() => codec.decode(bytes(0xf4, 0x90, 0x80, 0x80))).offset).to.equal(0);

@@ -3,14 +3,25 @@ import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { fromRoot } from '../../../../kernel/paths.js';
 import { onPostgres, request, startKernel, type TestKernel } from '../../../support/kernel.js';
-import { freshDataDir, killIfRunning, localEnv, spawnProcess, startNode, type RunningServer, type ServerProcess } from '../../../support/process.js';
+import {
+  freshDataDir,
+  killIfRunning,
+  localEnv,
+  spawnProcess,
+  startNode,
+  type RunningServer,
+  type ServerProcess,
+} from '../../../support/process.js';
 import { untilSealed } from '../../../support/sealed.js';
 
 const FIRST_PASSWORD = 'process-test-password-1';
 const ADMIN = { tenant_id: 'default', username: 'admin' };
 
 /** `node kernel/admin.mjs <args>` (what `npm run admin -- <args>` runs), to its exit. */
-async function admin(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; output: string }> {
+async function admin(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; output: string }> {
   const proc: ServerProcess = spawnProcess(process.execPath, [fromRoot('kernel', 'admin.mjs'), ...args], env);
   let stdout = '';
   proc.child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -24,7 +35,11 @@ function shownPassword(stdout: string): string {
   return (match as RegExpExecArray)[1] as string;
 }
 
-async function login(url: string, password: string, username = ADMIN.username): Promise<{ status: number; token?: string }> {
+async function login(
+  url: string,
+  password: string,
+  username = ADMIN.username,
+): Promise<{ status: number; token?: string }> {
   const res = await request(url, 'POST', '/auth/login', { body: { ...ADMIN, username, password } });
   return { status: res.status, token: res.body?.access_token };
 }
@@ -62,7 +77,14 @@ describe('admin command reset-password', function () {
       const first = await login(server.url, FIRST_PASSWORD);
       expect(first.status).to.equal(200);
       const oldSession = first.token as string;
-      expect((await request(server.url, 'POST', '/components', { token: oldSession, body: { type: 'passthrough', id: 'survivor', name: 'Survivor' } })).status).to.equal(201);
+      expect(
+        (
+          await request(server.url, 'POST', '/components', {
+            token: oldSession,
+            body: { type: 'passthrough', id: 'survivor', name: 'Survivor' },
+          })
+        ).status,
+      ).to.equal(201);
       // The password is "lost": wrong guesses lock the account, so even the right one is refused now.
       for (let i = 0; i < 5; i++) expect((await login(server.url, `wrong-guess-number-${i}`)).status).to.equal(401);
       expect((await login(server.url, FIRST_PASSWORD)).status).to.equal(401);
@@ -71,7 +93,11 @@ describe('admin command reset-password', function () {
       delete env.RUNTIME_ADMIN_PASSWORD;
       const whileServing = await admin(['reset-password'], env);
       expect(whileServing.code).to.equal(3);
-      expect(whileServing.output).to.match(new RegExp(`reset-password: the data directory .+ is in use by another runtime process \\(pid ${server.pid} on `));
+      expect(whileServing.output).to.match(
+        new RegExp(
+          `reset-password: the data directory .+ is in use by another runtime process \\(pid ${server.pid} on `,
+        ),
+      );
 
       server.child.kill('SIGTERM');
       expect(await server.exited).to.equal(0);
@@ -81,17 +107,24 @@ describe('admin command reset-password', function () {
       expect(noSuchUser.output).to.include('reset-password: no user "nobody" in tenant "default"');
       const badOption = await admin(['reset-password', '--tenant'], env);
       expect(badOption.code).to.equal(2);
-      expect(badOption.output).to.include('usage: npm run admin -- reset-password [--tenant <id>] [--user <username or id>] [--enable]');
+      expect(badOption.output).to.include(
+        'usage: npm run admin -- reset-password [--tenant <id>] [--user <username or id>] [--enable]',
+      );
 
       const reset = await admin(['reset-password', '--tenant', 'default', '--user', 'admin'], env);
       expect(reset.code, reset.output).to.equal(0);
-      expect(reset.stdout).to.include('Password of user "admin" in tenant "default" reset: lockout cleared, sessions ended.');
+      expect(reset.stdout).to.include(
+        'Password of user "admin" in tenant "default" reset: lockout cleared, sessions ended.',
+      );
       const password = shownPassword(reset.stdout);
       expect(password).to.have.length.greaterThan(20);
 
       server = await startNode(dataDir);
       started.push(server.pid);
-      expect((await request(server.url, 'GET', '/components/survivor', { token: oldSession })).status, 'the old session ended').to.equal(401);
+      expect(
+        (await request(server.url, 'GET', '/components/survivor', { token: oldSession })).status,
+        'the old session ended',
+      ).to.equal(401);
       expect((await login(server.url, FIRST_PASSWORD)).status).to.equal(401);
       const fresh = await login(server.url, password);
       expect(fresh.status, 'the new password works at once: the lockout is cleared').to.equal(200);
@@ -102,7 +135,13 @@ describe('admin command reset-password', function () {
 
       const record = await resetRecord(server.url, token, 'admin');
       expect(record).to.deep.include({ method: 'PATCH', path: '/users/admin', status: 200, outcome: 'success' });
-      expect(record.actor).to.deep.include({ subject_id: 'maintenance', credential_kind: 'maintenance', credential_id: 'reset-password', actor_type: 'human', actor_id: operatorName() });
+      expect(record.actor).to.deep.include({
+        subject_id: 'maintenance',
+        credential_kind: 'maintenance',
+        credential_id: 'reset-password',
+        actor_type: 'human',
+        actor_id: operatorName(),
+      });
       expect(record.fields).to.deep.include({ unlock: true });
       expect(record.detail).to.deep.include({ reason: 'password_changed', sessions_revoked: 1 });
       expect(JSON.stringify(record)).to.not.include(password);
@@ -153,20 +192,32 @@ describe('admin command reset-password', function () {
       const adminLogin = await login(tk.url, 'test-admin-password-0000');
       expect(adminLogin.status).to.equal(200);
       const adminToken = adminLogin.token as string;
-      const created = await request(tk.url, 'POST', '/users', { token: adminToken, body: { username: 'ops', password: 'ops-password-before-1', roles: ['viewer'] } });
+      const created = await request(tk.url, 'POST', '/users', {
+        token: adminToken,
+        body: { username: 'ops', password: 'ops-password-before-1', roles: ['viewer'] },
+      });
       expect(created.status, created.text).to.equal(201);
       const opsSession = (await login(tk.url, 'ops-password-before-1', 'ops')).token as string;
       expect((await request(tk.url, 'GET', '/components', { token: opsSession })).status).to.equal(200);
-      expect((await request(tk.url, 'PATCH', '/users/ops', { token: adminToken, body: { disabled: true } })).status).to.equal(200);
+      expect(
+        (await request(tk.url, 'PATCH', '/users/ops', { token: adminToken, body: { disabled: true } })).status,
+      ).to.equal(200);
 
       const chosen = 'chosen-by-the-operator-1';
       const refused = await admin(['reset-password', '--user', 'ops'], { ...env, RUNTIME_ADMIN_PASSWORD: chosen });
       expect(refused.code).to.equal(1);
-      expect(refused.output).to.include('user "ops" in tenant "default" is disabled; add --enable to enable it as well');
+      expect(refused.output).to.include(
+        'user "ops" in tenant "default" is disabled; add --enable to enable it as well',
+      );
 
-      const enabled = await admin(['reset-password', '--user', 'ops', '--enable'], { ...env, RUNTIME_ADMIN_PASSWORD: chosen });
+      const enabled = await admin(['reset-password', '--user', 'ops', '--enable'], {
+        ...env,
+        RUNTIME_ADMIN_PASSWORD: chosen,
+      });
       expect(enabled.code, enabled.output).to.equal(0);
-      expect(enabled.stdout).to.include('Password of user "ops" in tenant "default" reset: lockout cleared, sessions ended, account enabled.');
+      expect(enabled.stdout).to.include(
+        'Password of user "ops" in tenant "default" reset: lockout cleared, sessions ended, account enabled.',
+      );
       expect(enabled.stdout, 'a chosen password is not printed').to.not.include(chosen);
 
       expect((await login(tk.url, 'ops-password-before-1', 'ops')).status).to.equal(401);
@@ -181,8 +232,13 @@ describe('admin command reset-password', function () {
       expect(tooShort.output).to.match(/reset-password: validation_error: .*body \/password/);
       expect((await login(tk.url, chosen, 'ops')).status, 'a refused reset changes nothing').to.equal(200);
 
-      expect((await admin(['reset-password'], { ...env, RUNTIME_ADMIN_PASSWORD: 'the-admin-is-back-1' })).code).to.equal(0);
-      expect((await request(tk.url, 'GET', '/components', { token: adminToken })).status, "the admin's live session ended").to.equal(401);
+      expect(
+        (await admin(['reset-password'], { ...env, RUNTIME_ADMIN_PASSWORD: 'the-admin-is-back-1' })).code,
+      ).to.equal(0);
+      expect(
+        (await request(tk.url, 'GET', '/components', { token: adminToken })).status,
+        "the admin's live session ended",
+      ).to.equal(401);
       expect((await login(tk.url, 'the-admin-is-back-1')).status).to.equal(200);
     });
   });

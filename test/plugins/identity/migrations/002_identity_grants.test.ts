@@ -23,7 +23,7 @@ describe('identity migration 002_identity_grants', () => {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('gives each provider pair to its first tenant, finds every token\'s minter, and strips deleted roles', async function () {
+  it("gives each provider pair to its first tenant, finds every token's minter, and strips deleted roles", async function () {
     this.timeout(120_000);
     /** Token id → its secret, for tokens written as the first version stored them. */
     const secrets = new Map<string, string>();
@@ -32,10 +32,36 @@ describe('identity migration 002_identity_grants', () => {
       await runMigrations(db.knex, [{ owner: 'identity', migrations: [createIdentityTables] }]);
       const knex = db.knex;
       await knex('identity_tenants').insert(['default', 'acme'].map((id) => ({ id, name: id, created_at: at(0) })));
-      await knex('identity_roles').insert({ tenant_id: 'default', id: 'kept', permissions: ['runtime:component:read'], created_at: at(0) });
-      const user = (tenant_id: string, id: string, roles: string[]) => ({ tenant_id, id, username: id, password_hash: 'x', roles, created_at: at(0), updated_at: at(0) });
-      await knex('identity_users').insert([user('default', 'root', ['admin', 'account-admin', 'gone']), user('default', 'alice', ['viewer', 'kept', 'gone']), user('acme', 'carol', ['viewer'])]);
-      const provider = (tenant_id: string, id: string, minute: number) => ({ tenant_id, id, issuer: ISSUER, audience: AUDIENCE, algorithms: ['RS256'], default_roles: ['gone', 'viewer'], created_at: at(minute), updated_at: at(minute) });
+      await knex('identity_roles').insert({
+        tenant_id: 'default',
+        id: 'kept',
+        permissions: ['runtime:component:read'],
+        created_at: at(0),
+      });
+      const user = (tenant_id: string, id: string, roles: string[]) => ({
+        tenant_id,
+        id,
+        username: id,
+        password_hash: 'x',
+        roles,
+        created_at: at(0),
+        updated_at: at(0),
+      });
+      await knex('identity_users').insert([
+        user('default', 'root', ['admin', 'account-admin', 'gone']),
+        user('default', 'alice', ['viewer', 'kept', 'gone']),
+        user('acme', 'carol', ['viewer']),
+      ]);
+      const provider = (tenant_id: string, id: string, minute: number) => ({
+        tenant_id,
+        id,
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        algorithms: ['RS256'],
+        default_roles: ['gone', 'viewer'],
+        created_at: at(minute),
+        updated_at: at(minute),
+      });
       // acme registered the pair first; default's copy came later.
       await knex('identity_providers').insert([provider('acme', 'corp', 1), provider('default', 'copy', 2)]);
       const token = (tenant_id: string, id: string, created_by: string, roles = ['viewer']) => {
@@ -58,11 +84,26 @@ describe('identity migration 002_identity_grants', () => {
       await db.close();
     }
 
-    const k = await startKernel({ plugins: PLUGINS, database, settings: { identity: { oidc_providers: [{ id: 'sso', issuer: 'https://sso.test', audience: AUDIENCE, tenant_id: 'default' }] } } }, { schema });
+    const k = await startKernel(
+      {
+        plugins: PLUGINS,
+        database,
+        settings: {
+          identity: {
+            oidc_providers: [{ id: 'sso', issuer: 'https://sso.test', audience: AUDIENCE, tenant_id: 'default' }],
+          },
+        },
+      },
+      { schema },
+    );
     try {
       const knex = k.kernel.database.knex;
-      expect(await knex('identity_providers').select('tenant_id', 'id', 'default_roles', 'allowed_roles')).to.deep.equal([{ tenant_id: 'acme', id: 'corp', default_roles: ['viewer'], allowed_roles: [] }]);
-      const minters = await knex('identity_api_tokens').orderBy('id').select('id', 'minter_kind', 'minter_tenant_id', 'minter_id');
+      expect(
+        await knex('identity_providers').select('tenant_id', 'id', 'default_roles', 'allowed_roles'),
+      ).to.deep.equal([{ tenant_id: 'acme', id: 'corp', default_roles: ['viewer'], allowed_roles: [] }]);
+      const minters = await knex('identity_api_tokens')
+        .orderBy('id')
+        .select('id', 'minter_kind', 'minter_tenant_id', 'minter_id');
       expect(minters).to.deep.equal([
         { id: 'tok_alice', minter_kind: 'user', minter_tenant_id: 'default', minter_id: 'alice' },
         { id: 'tok_chain', minter_kind: 'user', minter_tenant_id: 'default', minter_id: 'alice' },
@@ -73,14 +114,20 @@ describe('identity migration 002_identity_grants', () => {
         { id: 'tok_root', minter_kind: 'user', minter_tenant_id: 'default', minter_id: 'root' },
         { id: 'tok_sso', minter_kind: 'config_provider', minter_tenant_id: null, minter_id: 'sso' },
       ]);
-      expect((await knex('identity_users').where({ tenant_id: 'default' }).orderBy('id').select('id', 'roles'))).to.deep.equal([
+      expect(
+        await knex('identity_users').where({ tenant_id: 'default' }).orderBy('id').select('id', 'roles'),
+      ).to.deep.equal([
         { id: 'alice', roles: ['viewer', 'kept'] },
         { id: 'root', roles: ['admin', 'account-admin'] },
       ]);
-      expect((await knex('identity_api_tokens').where({ id: 'tok_alice' }).first('roles')).roles).to.deep.equal(['viewer']);
+      expect((await knex('identity_api_tokens').where({ id: 'tok_alice' }).first('roles')).roles).to.deep.equal([
+        'viewer',
+      ]);
 
-      const status = async (id: string) => (await k.request('GET', '/components', { token: secrets.get(id) as string })).status;
-      for (const id of ['tok_alice', 'tok_chain', 'tok_chain2', 'tok_corp', 'tok_sso', 'tok_root']) expect(await status(id), id).to.equal(200);
+      const status = async (id: string) =>
+        (await k.request('GET', '/components', { token: secrets.get(id) as string })).status;
+      for (const id of ['tok_alice', 'tok_chain', 'tok_chain2', 'tok_corp', 'tok_sso', 'tok_root'])
+        expect(await status(id), id).to.equal(200);
       // Its minter is gone; and no break-glass key is configured here.
       for (const id of ['tok_ghost', 'tok_glass']) expect(await status(id), id).to.equal(401);
     } finally {

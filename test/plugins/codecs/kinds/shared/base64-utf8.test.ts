@@ -7,7 +7,8 @@ describe('base64 and UTF-8 checks', () => {
     expect(parseBase64('+/8=')).to.deep.equal(Buffer.from([0xfb, 0xff]));
     expect(parseBase64('-_8')).to.deep.equal(Buffer.from([0xfb, 0xff]));
     expect(parseBase64('')).to.deep.equal(Buffer.alloc(0));
-    for (const bad of ['a', 'ab=', 'ab c', 'a+_b', 'YQ==YQ==', '@@@@', 'ab==='] ) expect(parseBase64(bad), bad).to.equal(undefined);
+    for (const bad of ['a', 'ab=', 'ab c', 'a+_b', 'YQ==YQ==', '@@@@', 'ab==='])
+      expect(parseBase64(bad), bad).to.equal(undefined);
     expect(toBase64(Uint8Array.from([0xfb, 0xff]))).to.equal('+/8=');
   });
 
