@@ -74,11 +74,10 @@ describe('two instances sealing the same tenant at once', function () {
     ).rows;
     expect(unmatched).to.deep.equal({ n: 0 });
 
-    // Both took part, and neither had an attempt fail: a race lost to the other was read again at once.
+    // Between them they sealed each record once, and neither had an attempt fail: a race lost to the other was
+    // read again at once. Which instance sealed how many is timing (one may win every race), so it is not asserted.
     const sealedBy = [await scrape(one, 'audit_records_sealed_total'), await scrape(two, 'audit_records_sealed_total')];
     expect(sealedBy[0]! + sealedBy[1]!).to.equal(total);
-    expect(sealedBy[0]).to.be.above(0);
-    expect(sealedBy[1]).to.be.above(0);
     expect([
       await scrape(one, 'audit_seal_failures_total'),
       await scrape(two, 'audit_seal_failures_total'),
