@@ -1,9 +1,7 @@
 import { expect } from 'chai';
-import type { WebSocket } from 'ws';
 import { loginAdmin } from '../../support/identity.js';
 import { startKernel, type TestKernel } from '../../support/kernel.js';
-import { closed, inbox, mustOpen } from '../../support/realtime.js';
-import { studioTicket } from './yjs-client.js';
+import { terminal } from './terminal-session.js';
 
 /**
  * The terminal evaluates expressions in a workspace whose main.js needs an input (it decodes a
@@ -18,26 +16,6 @@ const NEEDS_INPUT = {
     'result = value.a * 10;',
   ].join('\n'),
 };
-
-async function terminal(tk: TestKernel, token: string, workspace: string) {
-  const socket: WebSocket = await mustOpen(
-    tk,
-    `/studio/terminal/ws?ticket=${await studioTicket(tk, token, workspace, 'terminal')}`,
-  );
-  const messages = inbox(socket);
-  const ready = JSON.parse((await messages.next()).data.toString());
-  return {
-    ready,
-    async line(text: string): Promise<any> {
-      socket.send(text);
-      return JSON.parse((await messages.next()).data.toString());
-    },
-    async close() {
-      socket.close();
-      await closed(socket);
-    },
-  };
-}
 
 describe('studio terminal: expressions when main.js needs an input', function () {
   this.timeout(120_000);

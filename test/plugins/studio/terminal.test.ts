@@ -1,9 +1,7 @@
 import { expect } from 'chai';
-import type { WebSocket } from 'ws';
 import { startKernel, type TestKernel } from '../../support/kernel.js';
 import { loginAdmin, mintToken } from '../../support/identity.js';
-import { closed, inbox, mustOpen } from '../../support/realtime.js';
-import { studioTicket } from './yjs-client.js';
+import { terminal } from './terminal-session.js';
 
 const PLUGINS = ['system', 'identity', 'audit', 'studio'];
 
@@ -23,27 +21,6 @@ const FILES = {
   }),
   'tests/wrong.json': JSON.stringify({ input: { value: { a: 2 } }, expect: { pushed: [{ doubled: 5 }] } }),
 };
-
-/** A terminal session: send a line, read its JSON answer. */
-async function terminal(tk: TestKernel, token: string, workspace: string) {
-  const socket: WebSocket = await mustOpen(
-    tk,
-    `/studio/terminal/ws?ticket=${await studioTicket(tk, token, workspace, 'terminal')}`,
-  );
-  const messages = inbox(socket);
-  const ready = JSON.parse((await messages.next()).data.toString());
-  return {
-    ready,
-    async line(text: string): Promise<any> {
-      socket.send(text);
-      return JSON.parse((await messages.next()).data.toString());
-    },
-    async close() {
-      socket.close();
-      await closed(socket);
-    },
-  };
-}
 
 describe("studio terminal: a line REPL into the workspace's sandbox, never a shell", function () {
   this.timeout(120_000);
