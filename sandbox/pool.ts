@@ -231,6 +231,21 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     }
   }
 
+  /**
+   * Runs asked for in one turn of the event loop (a workflow's batch) are dispatched together at
+   * its end, so idle workers each get their share in one message rather than the first runs
+   * going one per worker while the rest wait for an answer.
+   */
+  let dispatchQueued = false;
+  function dispatchSoon(): void {
+    if (dispatchQueued) return;
+    dispatchQueued = true;
+    queueMicrotask(() => {
+      dispatchQueued = false;
+      dispatch();
+    });
+  }
+
   /** Sends runs one message each, answering those that cannot be sent. */
   function sendAlone(slot: Slot, batch: Pending[]): void {
     for (const pending of batch) {
@@ -255,7 +270,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         sequence += 1;
         const request: RunRequest = { type: 'run', id: sequence, job, limits: effectiveLimits(limits, job.limits) };
         queue.push({ id: sequence, request, resolve });
-        dispatch();
+        dispatchSoon();
       });
     },
     async close(): Promise<void> {
