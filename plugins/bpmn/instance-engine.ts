@@ -139,6 +139,20 @@ const ENGINE_KEYS = new Set(['fields', 'content', 'properties']);
 const userVariables = (variables: Record<string, unknown>): Record<string, unknown> =>
   clone(Object.fromEntries(Object.entries(variables).filter(([k]) => !ENGINE_KEYS.has(k))));
 
+/** What this engine reads of an activity event's content (bpmn-engine's API is untyped). */
+interface EngineEventContent {
+  message?: { id: string; name?: string };
+  signal?: { id: string; name?: string };
+  calledElement?: unknown;
+  expireAt?: string | number | Date;
+}
+
+/** What this engine reads of a script task's or conditional flow's behaviour when it registers it. */
+interface ScriptBehaviour {
+  conditionExpression?: { language?: string; body?: unknown };
+  scriptFormat?: string;
+  script?: unknown;
+}
 export class InstanceEngine {
   private readonly engine: InstanceType<typeof Engine>;
   private readonly listener = new EventEmitter();
@@ -298,7 +312,7 @@ export class InstanceEngine {
         type: string;
         name?: string;
         executionId: string;
-        content: Record<string, any>;
+        content: EngineEventContent;
       }) => void,
     ) => this.listener.on(event, handler);
     on('activity.start', (api) => {
@@ -473,7 +487,7 @@ export class InstanceEngine {
   private scripts(): unknown {
     const bodies = new Map<string, { language: string; body: string; type: string }>();
     return {
-      register: (activity: { id: string; type: string; behaviour: Record<string, any> }) => {
+      register: (activity: { id: string; type: string; behaviour: ScriptBehaviour }) => {
         const condition = activity.type === 'bpmn:SequenceFlow' ? activity.behaviour.conditionExpression : undefined;
         const language = condition ? condition.language : activity.behaviour.scriptFormat;
         const body = condition ? condition.body : activity.behaviour.script;
