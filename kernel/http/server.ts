@@ -14,6 +14,8 @@ export interface HttpServer {
   drain(): Promise<void>;
 }
 
+const KEEP_ALIVE_MS = 65_000;
+
 /** The HTTP server's lifecycle: listening, and draining on shutdown (in-flight requests finish). */
 export function createHttpServer(input: {
   app: Koa;
@@ -28,6 +30,12 @@ export function createHttpServer(input: {
     listen() {
       return new Promise((resolve, reject) => {
         const s = createServer({ ServerResponse: StampedResponse });
+        // An idle kept-alive connection stays open longer than clients keep theirs (fetch/undici
+        // 4 s, proxies and load balancers commonly 60 s), so the client always closes first: a
+        // server closing at 5 s (Node's default) races a client reusing the socket, and on a
+        // loaded machine that request fails with a reset.
+        s.keepAliveTimeout = KEEP_ALIVE_MS;
+        s.headersTimeout = KEEP_ALIVE_MS + 1000;
         server = s;
         s.on('request', answerClientErrors(s, logger, app.callback()));
         s.on('upgrade', realtime.upgradeListener(app.callback()));

@@ -1,3 +1,4 @@
+import { get } from 'node:http';
 import { expect } from 'chai';
 import { startKernel, type HttpResult, type TestKernel } from '../../support/kernel.js';
 import { bootstrapCredentials, loginAdmin } from '../../support/identity.js';
@@ -26,6 +27,17 @@ describe('headers on every response: nosniff, and no-store for what holds tenant
     token = await loginAdmin(tk);
   });
   after(() => tk.close());
+
+  it('keeps an idle connection open longer than clients keep theirs, and says so (Keep-Alive: timeout=65)', async () => {
+    // A server closing first (Node's default is 5 s; fetch keeps 4 s) races a client reusing the socket.
+    const header = await new Promise<string | string[] | undefined>((resolve, reject) => {
+      get(`${tk.url}/health`, (res) => {
+        res.resume();
+        resolve(res.headers['keep-alive']);
+      }).on('error', reject);
+    });
+    expect(header).to.equal('timeout=65');
+  });
 
   it('sends both on every route of every plugin when the caller has no credential', async () => {
     expect(tk.kernel.catalog.routes.length).to.be.above(30);
