@@ -15,7 +15,9 @@ function expectConflict(res: HttpResult): void {
  * The bootstrap tenant keeps at least one active account admin: a user, not disabled, holding
  * a role that grants runtime:account:admin. Whatever would remove the last one is 409.
  */
-describe('the last active account admin of the bootstrap tenant', () => {
+describe('the last active account admin of the bootstrap tenant', function () {
+  // Each test signs in several users with scrypt (N = 2^17): on a loaded two-core machine that passes 30 s.
+  this.timeout(120_000);
   let tk: TestKernel;
   let root: string;
 
