@@ -6,7 +6,9 @@ import { queryClient, router } from './router';
 import { startEarlyLoads } from './shell/early-loads';
 import { applyTheme, currentTheme } from './shell/theme';
 import './styles/tokens.css';
-import './styles/app.css';
+import './styles/base.css';
+import './styles/controls.css';
+import './styles/parts.css';
 
 applyTheme(currentTheme());
 startEarlyLoads(router, queryClient);
