@@ -2,11 +2,20 @@
 import { EventEmitter } from 'node:events';
 import type { Engine } from 'bpmn-engine';
 import type { Knex } from 'knex';
-import type { Sandbox } from '../../sandbox/types.js';
 import type { DefinitionMeta } from './definitions.js';
-import type { BpmnPublisher } from './contract.js';
-import { evaluateFeel, juelToFeel, modelExpressions } from './expressions.js';
+import {
+  type EngineEventContent,
+  isPlainObject,
+  sharedExpressions,
+  sharedLogger,
+  userVariables,
+} from './engine-library.js';
+import { type RegisteredScript, recordingTimers, scriptRegistry } from './engine-scripts.js';
+import type { Advance, EngineDeps, HistoryEntry, Incident, Input, InstanceRef, Wait } from './engine-types.js';
 import { loadedBpmnLibraries } from './libraries.js';
+import { taskAssignment } from './task-assignment.js';
+
+export type { Advance, EngineDeps, HistoryEntry, Incident, Input, InstanceRef, Wait } from './engine-types.js';
 
 /**
  * One instance's engine, driven from outside: bpmn-engine runs the BPMN semantics, and this
@@ -17,142 +26,8 @@ import { loadedBpmnLibraries } from './libraries.js';
  * advance stops once nothing is left to do but wait, or after `maxSteps` activities.
  */
 
-export type Wait =
-  | {
-      kind: 'task';
-      activityId: string;
-      executionId: string;
-      name: string | null;
-      createdAt?: string;
-      /** From the model (camunda: / zeebe: attributes), expressions resolved against the variables when the task opened. */
-      assignee?: string | null;
-      candidateUsers?: string[];
-      candidateGroups?: string[];
-      dueAt?: string | null;
-    }
-  | {
-      kind: 'message' | 'signal';
-      activityId: string;
-      executionId: string;
-      ref: string;
-      name: string;
-      correlationKey?: string | null;
-    }
-  | { kind: 'timer'; activityId: string; executionId: string; dueAt: Date }
-  | { kind: 'job'; activityId: string; executionId: string; type: string }
-  /** A call activity whose process is another definition: a child instance runs it and answers this execution. */
-  | { kind: 'call'; activityId: string; executionId: string; processId: string; version?: number };
-
-export interface HistoryEntry {
-  executionId: string;
-  activityId: string;
-  type: string;
-  name: string | null;
-  startedAt?: Date;
-  endedAt?: Date;
-  outcome?: string;
-  variables?: Record<string, unknown>;
-}
-
-export interface Incident {
-  activityId: string | null;
-  message: string;
-}
-
-export interface Advance {
-  state: 'active' | 'completed' | 'incident';
-  waits: Wait[];
-  history: HistoryEntry[];
-  incidents: Incident[];
-  variables: Record<string, unknown>;
-  /** The engine's saved state, or undefined when the advance failed and the previous state stands. */
-  engineState?: unknown;
-}
-
-export type Input =
-  | { kind: 'start' }
-  | { kind: 'resume'; variables?: Record<string, unknown> }
-  | { kind: 'signal'; ref: string; executionId?: string; variables?: Record<string, unknown> }
-  | {
-      kind: 'job';
-      executionId: string;
-      /** complete: the task ends with `variables` merged; error: a BPMN error with `errorCode` is thrown from it. */
-      outcome: 'complete' | 'error';
-      variables?: Record<string, unknown>;
-      errorCode?: string;
-      errorMessage?: string;
-    };
-
-export interface EngineDeps {
-  sandbox: () => Sandbox | undefined;
-  publishers: () => readonly BpmnPublisher[];
-  maxSteps: number;
-  retries: number;
-  log(level: 'info' | 'warn' | 'error', message: string, fields: Record<string, unknown>): void;
-}
-
-export interface InstanceRef {
-  tenantId: string;
-  id: string;
-  businessKey: string | null;
-}
-
 class StepLimit extends Error {}
 
-/**
- * The engine's own logger (the `debug` package), made once per scope: the engine and each of its
- * elements ask for one, and creating `debug` loggers anew for every instance cost more than the
- * definitions' few elements took to run. DEBUG=bpmn-engine:* still turns them on.
- */
-let engineLogger: ((scope: string) => unknown) | undefined;
-const loggers = new Map<string, unknown>();
-function sharedLogger(scope: string): unknown {
-  let logger = loggers.get(scope);
-  // Made from the first engine's options: the library is loaded on first use, not at boot.
-  engineLogger ??= (
-    new (loadedBpmnLibraries().Engine)({ name: 'logger' }) as unknown as {
-      options: { Logger: (scope: string) => unknown };
-    }
-  ).options.Logger;
-  if (!logger) loggers.set(scope, (logger = engineLogger(scope)));
-  return logger;
-}
-
-/** bpmn-engine's own expressions, under the modelers' FEEL and JUEL (expressions.ts); made once. */
-let expressions: unknown;
-function sharedExpressions(): unknown {
-  expressions ??= modelExpressions(
-    (
-      new (loadedBpmnLibraries().Engine)({ name: 'expressions' }) as unknown as {
-        environment: { expressions: Parameters<typeof modelExpressions>[0] };
-      }
-    ).environment.expressions,
-  );
-  return expressions;
-}
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value ?? {})) as T;
-/** bpmn-elements puts the process's run message (fields, content, properties) among its variables; they are not the instance's. */
-const ENGINE_KEYS = new Set(['fields', 'content', 'properties']);
-const userVariables = (variables: Record<string, unknown>): Record<string, unknown> =>
-  clone(Object.fromEntries(Object.entries(variables).filter(([k]) => !ENGINE_KEYS.has(k))));
-
-/** What this engine reads of an activity event's content (bpmn-engine's API is untyped). */
-interface EngineEventContent {
-  message?: { id: string; name?: string };
-  signal?: { id: string; name?: string };
-  calledElement?: unknown;
-  expireAt?: string | number | Date;
-}
-
-/** What this engine reads of a script task's or conditional flow's behaviour when it registers it. */
-interface ScriptBehaviour {
-  conditionExpression?: { language?: string; body?: unknown };
-  scriptFormat?: string;
-  script?: unknown;
-}
 export class InstanceEngine {
   private readonly engine: InstanceType<typeof Engine>;
   private readonly listener = new EventEmitter();
@@ -187,8 +62,10 @@ export class InstanceEngine {
       name: instance.id,
       sourceContext,
       variables,
-      timers: this.timers(),
-      scripts: this.scripts(),
+      timers: recordingTimers(),
+      scripts: scriptRegistry((activityId, script, scope, callback) =>
+        this.runScript(activityId, script, scope, callback),
+      ),
       expressions: sharedExpressions(),
       extensions: {
         runtimeServices: (activity: { type: string; id: string; behaviour: Record<string, unknown> }) =>
@@ -384,7 +261,7 @@ export class InstanceEngine {
           activityId: api.id,
           executionId: api.executionId,
           name: api.name ?? null,
-          ...this.assignment(api.id),
+          ...taskAssignment(this.meta.tasks?.[api.id], userVariables(this.variables())),
         });
       } else if (content.message && (api.type === 'bpmn:ReceiveTask' || api.type === 'bpmn:MessageEventDefinition')) {
         this.waits.set(api.executionId, {
@@ -429,105 +306,9 @@ export class InstanceEngine {
     });
   }
 
-  /** A user task's assignment from the model, its expressions (`${approver}`, `= approver`) resolved now. */
-  private assignment(activityId: string): Partial<Extract<Wait, { kind: 'task' }>> {
-    const spec = this.meta.tasks?.[activityId];
-    if (!spec) return {};
-    const variables = userVariables(this.variables());
-    const resolve = (text: string): unknown => {
-      try {
-        return (sharedExpressions() as { resolveExpression(e: string, c: unknown): unknown }).resolveExpression(text, {
-          environment: { variables },
-        });
-      } catch {
-        return undefined;
-      }
-    };
-    const one = (text: string | undefined): string | undefined => {
-      if (text === undefined) return undefined;
-      const value = resolve(text);
-      return value === undefined || value === null || value === '' ? undefined : String(value);
-    };
-    const many = (list: string[] | undefined): string[] | undefined =>
-      list?.flatMap((item) => {
-        const value = resolve(item);
-        return Array.isArray(value)
-          ? value.map(String)
-          : value === undefined || value === null
-            ? []
-            : String(value)
-                .split(',')
-                .map((s) => s.trim());
-      });
-    const due = one(spec.due_date);
-    const dueAt = due !== undefined && !Number.isNaN(Date.parse(due)) ? new Date(due).toISOString() : undefined;
-    const result: Partial<Extract<Wait, { kind: 'task' }>> = {};
-    const assignee = one(spec.assignee);
-    if (assignee !== undefined) result.assignee = assignee;
-    const users = many(spec.candidate_users);
-    if (users?.length) result.candidateUsers = users;
-    const groups = many(spec.candidate_groups);
-    if (groups?.length) result.candidateGroups = groups;
-    if (dueAt !== undefined) result.dueAt = dueAt;
-    return result;
-  }
-
-  /** Timers that only record their due time: a due timer row makes a kernel resume the saved state, whose timer then fires at once. */
-  private timers(): unknown {
-    const timers = {
-      executing: [] as unknown[],
-      register: () => timers,
-      setTimeout: (_callback: () => void, _delay: number) => ({ recorded: true }),
-      clearTimeout: () => undefined,
-    };
-    return timers;
-  }
-
-  /** Script tasks and script conditions run in the sandbox; `result` (an object) merges into the variables. */
-  private scripts(): unknown {
-    const bodies = new Map<string, { language: string; body: string; type: string }>();
-    return {
-      register: (activity: { id: string; type: string; behaviour: ScriptBehaviour }) => {
-        const condition = activity.type === 'bpmn:SequenceFlow' ? activity.behaviour.conditionExpression : undefined;
-        const language = condition ? condition.language : activity.behaviour.scriptFormat;
-        const body = condition ? condition.body : activity.behaviour.script;
-        if (!language || typeof body !== 'string') return undefined;
-        bodies.set(activity.id, { language, body, type: activity.type });
-        return undefined;
-      },
-      getScript: (_language: string, activity: { id: string }) => {
-        const script = bodies.get(activity.id);
-        if (!script) return undefined;
-        // A condition in FEEL (or JUEL) is an expression, not a program: evaluated here, not in the sandbox.
-        if (/feel|juel/i.test(script.language))
-          return {
-            execute: (
-              scope: { environment: { variables: Record<string, unknown> } },
-              callback: (err: Error | null, result?: unknown) => void,
-            ) => {
-              try {
-                const body = /juel/i.test(script.language)
-                  ? juelToFeel(script.body.replace(/^\s*[$#]\{([\s\S]*)\}\s*$/, '$1'))
-                  : script.body.replace(/^\s*=/, '');
-                callback(null, evaluateFeel(body, userVariables(scope.environment.variables)));
-              } catch (err) {
-                callback(err as Error);
-              }
-            },
-          };
-        return {
-          execute: (
-            scope: { environment: { variables: Record<string, unknown> } },
-            callback: (err: Error | null, result?: unknown) => void,
-          ) => this.runScript(activity.id, script, scope, callback),
-        };
-      },
-    };
-  }
-
   private runScript(
     activityId: string,
-    script: { language: string; body: string; type: string },
+    script: RegisteredScript,
     scope: { environment: { variables: Record<string, unknown> } },
     callback: (err: Error | null, result?: unknown) => void,
   ): void {
