@@ -2,16 +2,11 @@
 import { EventEmitter } from 'node:events';
 import type { Engine } from 'bpmn-engine';
 import type { Knex } from 'knex';
+import { ActivityWork } from './activity-work.js';
 import type { DefinitionMeta } from './definitions.js';
-import {
-  type EngineEventContent,
-  isPlainObject,
-  sharedExpressions,
-  sharedLogger,
-  userVariables,
-} from './engine-library.js';
-import { type RegisteredScript, recordingTimers, scriptRegistry } from './engine-scripts.js';
-import type { Advance, EngineDeps, HistoryEntry, Incident, Input, InstanceRef, Wait } from './engine-types.js';
+import { type EngineEventContent, sharedExpressions, sharedLogger, userVariables } from './engine-library.js';
+import { recordingTimers, scriptRegistry } from './engine-scripts.js';
+import type { Advance, EngineDeps, HistoryEntry, Input, InstanceRef, Wait } from './engine-types.js';
 import { loadedBpmnLibraries } from './libraries.js';
 import { taskAssignment } from './task-assignment.js';
 
@@ -32,19 +27,14 @@ export class InstanceEngine {
   private readonly engine: InstanceType<typeof Engine>;
   private readonly listener = new EventEmitter();
   private readonly waits = new Map<string, Wait>();
+  private readonly work: ActivityWork;
   private history = new Map<string, HistoryEntry>();
-  private incidents: Incident[] = [];
-  private inflight = 0;
   private steps = 0;
   private ended = false;
   private failure: Error | undefined;
   private trx: Knex.Transaction | undefined;
   /** Set once executed or resumed: a kept engine takes the next input without a resume. */
   private running = false;
-  /** A job's outcome, handed to its task when the resumed engine runs it again (see bindService). */
-  private jobOutcome: Extract<Input, { kind: 'job' }> | undefined;
-  /** The service tasks of this engine that wait for their job, by execution: a kept engine answers them directly. */
-  private readonly pendingJobs = new Map<string, (err: Error | null, output?: unknown) => void>();
   /** Whether the next activity to start records the variables (a replay from the start reads them there); cloning them at every activity would cost every advance. */
   private variablesOfFirst = false;
 
@@ -52,10 +42,18 @@ export class InstanceEngine {
     private readonly deps: EngineDeps,
     private readonly meta: DefinitionMeta,
     sourceContext: unknown,
-    private readonly instance: InstanceRef,
+    instance: InstanceRef,
     engineState: unknown,
     variables: Record<string, unknown>,
   ) {
+    this.work = new ActivityWork({
+      deps,
+      meta,
+      instance,
+      waits: this.waits,
+      variables: () => this.variables(),
+      transaction: () => this.trx,
+    });
     // Loaded by now: the service awaits bpmnLibraries() for the definition's context first.
     const { Engine } = loadedBpmnLibraries();
     this.engine = new Engine({
@@ -64,12 +62,12 @@ export class InstanceEngine {
       variables,
       timers: recordingTimers(),
       scripts: scriptRegistry((activityId, script, scope, callback) =>
-        this.runScript(activityId, script, scope, callback),
+        this.work.runScript(activityId, script, scope, callback),
       ),
       expressions: sharedExpressions(),
       extensions: {
         runtimeServices: (activity: { type: string; id: string; behaviour: Record<string, unknown> }) =>
-          this.bindService(activity),
+          this.work.bindService(activity),
       },
       settings: { enableDummyService: false },
       Logger: sharedLogger,
@@ -91,9 +89,9 @@ export class InstanceEngine {
     this.trx = trx;
     this.variablesOfFirst = Boolean(options.variablesOfFirst);
     this.history = new Map();
-    this.incidents = [];
+    this.work.incidents = [];
     this.steps = 0;
-    this.jobOutcome = input.kind === 'job' ? input : undefined;
+    this.work.jobOutcome = input.kind === 'job' ? input : undefined;
     try {
       if (input.kind === 'start') {
         await this.engine.execute({ listener: this.listener } as never);
@@ -101,9 +99,9 @@ export class InstanceEngine {
         await this.engine.resume({ listener: this.listener } as never);
       } else if (input.kind === 'job') {
         // A kept engine: its task still waits for this job; answer it as a resumed one would be.
-        const callback = this.pendingJobs.get(input.executionId);
-        this.jobOutcome = undefined;
-        if (callback) this.answerJob(input, callback);
+        const callback = this.work.pendingJobs.get(input.executionId);
+        this.work.jobOutcome = undefined;
+        if (callback) this.work.answerJob(input, callback);
       }
       this.running = true;
       if (input.kind === 'resume' && input.variables) {
@@ -135,18 +133,18 @@ export class InstanceEngine {
         state: 'incident',
         waits: [],
         history,
-        incidents: [...this.incidents, { activityId, message: this.failure.message }],
+        incidents: [...this.work.incidents, { activityId, message: this.failure.message }],
         variables: userVariables(this.variables()),
       };
     }
     // An ended instance has no state worth keeping (null: nothing to resume, nothing failed).
     const engineState = this.ended ? null : await this.engine.getState();
-    const state = this.ended ? 'completed' : this.incidents.length > 0 ? 'incident' : 'active';
+    const state = this.ended ? 'completed' : this.work.incidents.length > 0 ? 'incident' : 'active';
     return {
       state,
       waits: this.ended ? [] : [...this.waits.values()],
       history,
-      incidents: this.incidents,
+      incidents: this.work.incidents,
       variables: userVariables(this.variables()),
       engineState,
     };
@@ -173,9 +171,9 @@ export class InstanceEngine {
     for (;;) {
       await new Promise((resolve) => setImmediate(resolve));
       if (this.ended || this.failure) break;
-      if (this.inflight === 0) {
+      if (this.work.inflight === 0) {
         await new Promise((resolve) => setImmediate(resolve));
-        if (this.inflight === 0) break;
+        if (this.work.inflight === 0) break;
       }
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
@@ -218,8 +216,8 @@ export class InstanceEngine {
     const dropWaits = (executionId: string) => {
       for (const key of [...this.waits.keys()])
         if (key === executionId || key.startsWith(`${executionId}_`)) this.waits.delete(key);
-      for (const key of [...this.pendingJobs.keys()])
-        if (key === executionId || key.startsWith(`${executionId}_`)) this.pendingJobs.delete(key);
+      for (const key of [...this.work.pendingJobs.keys()])
+        if (key === executionId || key.startsWith(`${executionId}_`)) this.work.pendingJobs.delete(key);
     };
     // An event definition reports under its own execution (`<parent>_<index>`) or its parent's;
     // either way the history row is the parent activity's.
@@ -306,167 +304,8 @@ export class InstanceEngine {
     });
   }
 
-  private runScript(
-    activityId: string,
-    script: RegisteredScript,
-    scope: { environment: { variables: Record<string, unknown> } },
-    callback: (err: Error | null, result?: unknown) => void,
-  ): void {
-    const isCondition = script.type === 'bpmn:SequenceFlow';
-    this.track(
-      activityId,
-      isCondition,
-      async () => {
-        if (!/^(javascript|js)$/i.test(script.language))
-          throw new Error(`Script language "${script.language}" is not supported (JavaScript only).`);
-        const sandbox = this.deps.sandbox();
-        if (!sandbox) throw new Error('No sandbox is available to run scripts.');
-        const outcome = await sandbox.run({
-          tenantId: this.instance.tenantId,
-          files: { 'main.js': script.body },
-          input: { body: null, headers: {}, key: this.instance.businessKey },
-          globals: { variables: userVariables(scope.environment.variables) },
-        });
-        if (!outcome.ok)
-          throw new Error(
-            `Script failed: ${outcome.error?.message ?? 'unknown error'}${outcome.error?.line ? ` (line ${outcome.error.line})` : ''}`,
-          );
-        if (isCondition) return Boolean(outcome.result);
-        if (isPlainObject(outcome.result)) Object.assign(scope.environment.variables, outcome.result);
-        return outcome.result;
-      },
-      callback,
-    );
-  }
-
-  /**
-   * A service, send or business-rule task: a job for a worker when the model names a job type
-   * (meta.jobs) or when no publisher serves its implementation (`stream:<id>` is served by the
-   * streams plugin); else the publisher does its work. A job's task never calls back in the advance
-   * that reaches it: the instance waits; the job's completion resumes the saved state, whose task
-   * runs again and finds the outcome (jobOutcome).
-   */
-  private bindService(activity: { type: string; id: string; behaviour: Record<string, unknown> }): undefined {
-    if (!/^bpmn:(ServiceTask|SendTask|BusinessRuleTask)$/.test(activity.type)) return undefined;
-    const implementation = String(activity.behaviour.implementation ?? '');
-    const jobType = this.meta.jobs?.[activity.id];
-    const self = this;
-    activity.behaviour.Service = function BoundService() {
-      return {
-        execute(
-          message: { content: { executionId: string } },
-          callback: (err: Error | null, output?: unknown) => void,
-        ) {
-          const [scheme, ...rest] = implementation.split(':');
-          const target = rest.join(':');
-          const publisher =
-            jobType === undefined && target ? self.deps.publishers().find((p) => p.scheme === scheme) : undefined;
-          if (!publisher) {
-            self.runJob(activity.id, jobType ?? activity.id, message.content.executionId, callback);
-            return;
-          }
-          self.track(
-            activity.id,
-            false,
-            async () => {
-              if (!self.trx) throw new Error('A service task ran outside an advance.');
-              const variables = userVariables(self.variables());
-              return publisher.publish(self.trx, {
-                tenantId: self.instance.tenantId,
-                target,
-                key: self.instance.businessKey ?? self.instance.id,
-                value: variables,
-                headers: { 'x-bpmn-instance': self.instance.id, 'x-bpmn-activity': activity.id },
-              });
-            },
-            (err, result) => callback(err, result),
-          );
-        },
-      };
-    };
-    return undefined;
-  }
-
-  private runJob(
-    activityId: string,
-    type: string,
-    executionId: string,
-    callback: (err: Error | null, output?: unknown) => void,
-  ): void {
-    const outcome = this.jobOutcome;
-    if (outcome?.executionId !== executionId) {
-      this.waits.set(executionId, { kind: 'job', activityId, executionId, type });
-      this.pendingJobs.set(executionId, callback);
-      return;
-    }
-    this.jobOutcome = undefined;
-    this.answerJob(outcome, callback);
-  }
-
   /** Whether this engine's task waits for the job of `executionId` (a kept engine can take its outcome directly). */
   awaitsJob(executionId: string): boolean {
-    return this.pendingJobs.has(executionId);
-  }
-
-  /** Hands a job's outcome to its waiting task. */
-  private answerJob(
-    outcome: Extract<Input, { kind: 'job' }>,
-    callback: (err: Error | null, output?: unknown) => void,
-  ): void {
-    const executionId = outcome.executionId;
-    this.pendingJobs.delete(executionId);
-    this.waits.delete(executionId);
-    // Answered once the whole saved state resumed: a boundary event resumed after its task would miss the task's end.
-    this.inflight += 1;
-    setImmediate(() => {
-      this.inflight -= 1;
-      if (outcome.variables) Object.assign(this.variables(), outcome.variables);
-      if (outcome.outcome === 'error') {
-        callback(
-          Object.assign(new Error(outcome.errorMessage ?? `BPMN error ${outcome.errorCode}`), {
-            code: outcome.errorCode,
-          }),
-        );
-        return;
-      }
-      callback(null, outcome.variables ?? {});
-    });
-  }
-
-  /**
-   * Runs async work the engine waits for, retrying; a failure that nothing catches becomes an
-   * incident and leaves the activity waiting (resolving the incident resumes it, which runs it again).
-   */
-  private track(
-    activityId: string,
-    isCondition: boolean,
-    work: () => Promise<unknown>,
-    callback: (err: Error | null, result?: unknown) => void,
-  ): void {
-    this.inflight += 1;
-    void (async () => {
-      let lastError: Error | undefined;
-      for (let attempt = 0; attempt <= this.deps.retries; attempt++) {
-        try {
-          const result = await work();
-          this.inflight -= 1;
-          callback(null, result);
-          return;
-        } catch (err) {
-          lastError = err as Error;
-          this.deps.log(
-            'warn',
-            `Activity ${activityId} failed (attempt ${attempt + 1} of ${this.deps.retries + 1}): ${lastError.message}`,
-            { instance: this.instance.id, activity: activityId },
-          );
-        }
-      }
-      this.inflight -= 1;
-      if (!isCondition && this.meta.error_caught.includes(activityId)) {
-        callback(lastError!);
-        return;
-      }
-      this.incidents.push({ activityId, message: lastError!.message });
-    })();
+    return this.work.pendingJobs.has(executionId);
   }
 }
