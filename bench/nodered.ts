@@ -761,13 +761,20 @@ function floorFigures(
   const nodb = floors['floor-nodb']?.full_speed;
   const bare = floors['floor-mqtt']?.full_speed;
   if (floor && (host || nodb || bare)) {
-    const total = cpuWithDb(floor) ?? 0;
     const ms = (x: number | undefined) => (x === undefined ? null : Number(x.toFixed(3)));
+    const cost = (f: FullSpeed | undefined) => cpuWithDb(f) ?? 0;
+    // Each part two ways (with and without the other part in), so the machine's noise shows.
     out.floor_cpu_ms_per_output_breakdown = {
-      total: ms(total),
-      ...(nodb ? { database: ms(total - (nodb.cpu_ms_per_output ?? 0)) } : {}),
-      ...(host ? { sandbox: ms(total - (cpuWithDb(host) ?? 0)) } : {}),
-      ...(bare ? { mqtt_json_process: ms(bare.cpu_ms_per_output ?? 0) } : {}),
+      total: ms(cost(floor)),
+      database: {
+        ...(nodb ? { 'floor - floor-nodb': ms(cost(floor) - cost(nodb)) } : {}),
+        ...(host && bare ? { 'floor-host - floor-mqtt': ms(cost(host) - cost(bare)) } : {}),
+      },
+      sandbox: {
+        ...(host ? { 'floor - floor-host': ms(cost(floor) - cost(host)) } : {}),
+        ...(nodb && bare ? { 'floor-nodb - floor-mqtt': ms(cost(nodb) - cost(bare)) } : {}),
+      },
+      ...(bare ? { mqtt_json_process: ms(cost(bare)) } : {}),
       outputs_per_s: Object.fromEntries(
         Object.entries(floors).map(([variant, measured]) => [variant, measured?.full_speed?.outputs_per_s ?? null]),
       ),
