@@ -702,7 +702,7 @@ export const noderedScenario: Scenario = {
       target_ratio_cpu_per_output: 4,
       meets_target: throughput >= target && cpu <= 4,
       note: 'CPU seconds are each side’s own process; on PostgreSQL the ratio adds the CPU of every PostgreSQL process on the machine during the steady phase (an upper bound).',
-      ...floorFigures(nodered?.full_speed, runtime?.full_speed, floors),
+      ...floorFigures(nodered, runtime, floors),
     };
   },
 };
@@ -723,17 +723,26 @@ const cpuWithDb = (f: FullSpeed | undefined) => f?.cpu_ms_per_output_with_postgr
  * process itself = floor-mqtt (the parts interact, so the shares add up only roughly).
  */
 function floorFigures(
-  nodered: FullSpeed | undefined,
-  runtime: FullSpeed | undefined,
+  noderedSide: Measured | undefined,
+  runtimeSide: Measured | undefined,
   floors: Partial<Record<FloorVariant, Measured>>,
 ): Record<string, unknown> {
+  const nodered = noderedSide?.full_speed;
+  const runtime = runtimeSide?.full_speed;
   const floor = floors.floor?.full_speed;
+  // The steady phase (a fixed rate no side falls behind, so none loses anything at the broker): CPU per output.
+  const steadyCpu = (m: Measured | undefined) =>
+    m?.steady?.cpu_ms_per_output_with_postgres ?? m?.steady?.cpu_ms_per_output;
+  const floorSteady = steadyCpu(floors.floor);
   const out: Record<string, unknown> = {};
   for (const [variant, measured] of Object.entries(floors)) out[variant.replace('-', '_')] = measured;
   if (floor && nodered)
     out.floor_vs_nodered = {
       outputs_per_s: ratioOf(floor.outputs_per_s, nodered.outputs_per_s),
       cpu_per_output: ratioOf(floor.cpu_ms_per_output, nodered.cpu_ms_per_output),
+      ...(floorSteady !== undefined
+        ? { cpu_per_output_steady: ratioOf(floorSteady, noderedSide?.steady?.cpu_ms_per_output) }
+        : {}),
       ...(floor.cpu_ms_per_output_with_backend !== undefined
         ? { cpu_per_output_with_backend: ratioOf(floor.cpu_ms_per_output_with_backend, nodered.cpu_ms_per_output) }
         : {}),
@@ -753,6 +762,7 @@ function floorFigures(
     out.runtime_vs_floor = {
       outputs_per_s: ratioOf(runtime.outputs_per_s, floor.outputs_per_s),
       cpu_per_output: ratioOf(runtime.cpu_ms_per_output, floor.cpu_ms_per_output),
+      ...(floorSteady !== undefined ? { cpu_per_output_steady: ratioOf(steadyCpu(runtimeSide), floorSteady) } : {}),
       ...(runtime.cpu_ms_per_output_with_postgres !== undefined
         ? { cpu_per_output_with_postgres: ratioOf(cpuWithDb(runtime), cpuWithDb(floor)) }
         : {}),
