@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import pg from 'pg';
-import { postgresCpuMicros, processCpuMicros, startTarget, type Running } from './harness.js';
+import { postgresCpu, postgresCpuSince, processCpuMicros, startTarget, type Running } from './harness.js';
 import type { BenchContext, Scenario } from './scenarios.js';
 
 /**
@@ -308,7 +308,7 @@ async function fullSpeed(
   receiver.reset();
   const expected = expectedOf(MESSAGES);
   const backend = onPostgres ? await side.backendPid?.() : undefined;
-  const db0 = onPostgres ? postgresCpuMicros() : 0;
+  const db0 = onPostgres ? postgresCpu() : undefined;
   const backend0 = cpuOf(backend);
   const cpu0 = processCpuMicros(pid);
   const health = pollHealth(url);
@@ -318,7 +318,7 @@ async function fullSpeed(
   await receiver.until(() => receiver.count(0, MESSAGES).distinct >= expected);
   const healthMs = (await health.stop()).sort((a, b) => a - b);
   const cpu = (processCpuMicros(pid) - cpu0) / 1e6;
-  const db = onPostgres ? (postgresCpuMicros() - db0) / 1e6 : undefined;
+  const db = db0 ? postgresCpuSince(db0) / 1e6 : undefined;
   const backendCpu = backend === undefined ? undefined : (cpuOf(backend) - backend0) / 1e6;
   const { distinct, duplicates } = receiver.count(0, MESSAGES);
   const seconds = Math.max(0.001, (receiver.lastAt - t0) / 1000);
@@ -369,11 +369,11 @@ async function steady(
   receiver.reset();
   const expected = expectedOf(STEADY_MESSAGES, from);
   const cpu0 = processCpuMicros(pid);
-  const db0 = onPostgres ? postgresCpuMicros() : 0;
+  const db0 = onPostgres ? postgresCpu() : undefined;
   await send(client, side.inTopic, from, STEADY_MESSAGES, STEADY_RATE);
   await receiver.until(() => receiver.count(from, from + STEADY_MESSAGES).distinct >= expected, 10_000);
   const cpu = (processCpuMicros(pid) - cpu0) / 1e6;
-  const db = onPostgres ? (postgresCpuMicros() - db0) / 1e6 : undefined;
+  const db = db0 ? postgresCpuSince(db0) / 1e6 : undefined;
   const { distinct, duplicates } = receiver.count(from, from + STEADY_MESSAGES);
   const lat = [...receiver.latencies].sort((a, b) => a - b);
   return {
