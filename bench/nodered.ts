@@ -27,7 +27,9 @@ import type { BenchContext, Scenario } from './scenarios.js';
  * arrived meanwhile into one commit. `floor_vs_nodered` is then the price of durability and the
  * sandbox, `runtime_vs_floor` what the kernel adds on top. The variants floor-host (the script as
  * a host function), floor-nodb (no writes) and floor-mqtt (neither) split the floor's CPU per
- * output into database, sandbox and the rest; they run only when named in BENCH_NODERED_SIDES.
+ * output into database, sandbox and the rest, and floor-batchrun (one sandbox run per batch)
+ * shows how much of the sandbox's share is its cost per run; they run only when named in
+ * BENCH_NODERED_SIDES.
  * The floor raises its MQTT 5 receive maximum (BENCH_NODERED_FLOOR_RECEIVE_MAXIMUM, default
  * 65,535) so the broker hands it its backlog rather than dropping what passes Mosquitto's queue
  * (`lost` shows when a side met that limit); the receiver does the same for every side.
@@ -53,8 +55,8 @@ const BROKER = 'mqtt://127.0.0.1:1883';
 const FLOOR_RECEIVE_MAXIMUM = Number(process.env.BENCH_NODERED_FLOOR_RECEIVE_MAXIMUM ?? 65_535);
 /**
  * Which phases run (comma-separated: full, steady, kill) and which sides: runtime, nodered, floor
- * (all three by default) and the floor's breakdown variants floor-host, floor-nodb, floor-mqtt
- * (only when named; see FLOOR_VARIANTS).
+ * (all three by default) and the floor's breakdown variants floor-host, floor-nodb, floor-mqtt,
+ * floor-batchrun (only when named; see FLOOR_VARIANTS).
  */
 const PHASES = new Set((process.env.BENCH_NODERED_PHASES ?? 'full,steady,kill').split(','));
 const SIDES = new Set((process.env.BENCH_NODERED_SIDES ?? 'nodered,runtime,floor').split(','));
@@ -62,13 +64,16 @@ const SIDES = new Set((process.env.BENCH_NODERED_SIDES ?? 'nodered,runtime,floor
 /**
  * The durable floor (bench/targets/nodered-floor.ts) and, to split its cost, the same process
  * with a part taken out: the script as a plain host function instead of the sandbox (never
- * allowed for tenant code), no database writes (no durability), or neither (MQTT and JSON alone).
+ * allowed for tenant code), no database writes (no durability), or neither (MQTT and JSON alone);
+ * and floor-batchrun, one sandbox run per batch rather than per input (the script still runs
+ * only in the sandbox, but inputs of a batch share a session): the sandbox's cost per run.
  */
 const FLOOR_VARIANTS = {
   floor: { script: 'sandbox', store: 'database' },
   'floor-host': { script: 'host', store: 'database' },
   'floor-nodb': { script: 'sandbox', store: 'none' },
   'floor-mqtt': { script: 'host', store: 'none' },
+  'floor-batchrun': { script: 'sandbox-batch', store: 'database' },
 } as const;
 type FloorVariant = keyof typeof FLOOR_VARIANTS;
 
@@ -770,7 +775,8 @@ function floorFigures(
   const host = floors['floor-host']?.full_speed;
   const nodb = floors['floor-nodb']?.full_speed;
   const bare = floors['floor-mqtt']?.full_speed;
-  if (floor && (host || nodb || bare)) {
+  const batchrun = floors['floor-batchrun']?.full_speed;
+  if (floor && (host || nodb || bare || batchrun)) {
     const ms = (x: number | undefined) => (x === undefined ? null : Number(x.toFixed(3)));
     const cost = (f: FullSpeed | undefined) => cpuWithDb(f) ?? 0;
     // Each part two ways (with and without the other part in), so the machine's noise shows.
@@ -783,6 +789,8 @@ function floorFigures(
       sandbox: {
         ...(host ? { 'floor - floor-host': ms(cost(floor) - cost(host)) } : {}),
         ...(nodb && bare ? { 'floor-nodb - floor-mqtt': ms(cost(nodb) - cost(bare)) } : {}),
+        // What one sandbox run per input costs over one per batch: the per-run part of the sandbox's share.
+        ...(batchrun ? { 'per run: floor - floor-batchrun': ms(cost(floor) - cost(batchrun)) } : {}),
       },
       ...(bare ? { mqtt_json_process: ms(cost(bare)) } : {}),
       outputs_per_s: Object.fromEntries(
