@@ -653,8 +653,16 @@ function floorSide(context: BenchContext, run: string, variant: FloorVariant): S
       current = undefined;
     },
     async stop() {
-      await current?.stop();
+      const running = current;
       current = undefined;
+      if (!running) return;
+      // A floor that failed has exited already, and stop() would wait for an exit that happened.
+      try {
+        process.kill(running.pid, 0);
+      } catch {
+        return;
+      }
+      await running.stop();
     },
   };
 }

@@ -156,6 +156,8 @@ result = all;`,
         tenantId: 'default',
         files,
         entry: 'main.js',
+        // A batch is up to MAX_BATCH inputs: the default second would be its deadline, not one input's.
+        limits: { deadline_ms: 30_000 },
         input: {
           body: JSON.stringify(inputs.map((i) => ({ body: i.body, headers: { 'mqtt-topic': i.topic }, key: null }))),
           headers: {},
