@@ -322,7 +322,8 @@ async function fullSpeed(
   const sentSeconds = (Date.now() - t0) / 1000;
   await receiver.until(() => receiver.count(0, MESSAGES).distinct >= expected);
   const healthMs = (await health.stop()).sort((a, b) => a - b);
-  const cpu = (processCpuMicros(pid) - cpu0) / 1e6;
+  // cpuOf: a side that failed has exited (its CPU up to then is lost; its `lost` figure shows it).
+  const cpu = Math.max(0, cpuOf(pid) - cpu0) / 1e6;
   const db = db0 ? postgresCpuSince(db0) / 1e6 : undefined;
   const backendCpu = backend === undefined ? undefined : (cpuOf(backend) - backend0) / 1e6;
   const { distinct, duplicates } = receiver.count(0, MESSAGES);

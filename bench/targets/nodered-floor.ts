@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import pg from 'pg';
 import { openEmbedded } from '../../kernel/db/embedded.js';
-import { createSandbox } from '../../sandbox/index.js';
+import { createSandbox, type Sandbox, type SandboxJob, type SandboxResult } from '../../sandbox/index.js';
 
 /**
  * The durable floor of the nodered bench: the least work the runtime's guarantees need for the
@@ -109,6 +109,21 @@ async function openStore(): Promise<Store> {
 /** What the script pushed for each input (the runtime's `script` step: pushes go onward). */
 type Runner = (inputs: readonly Input[]) => Promise<unknown[][]>;
 
+/**
+ * A run again when it hit its deadline: the deadline is wall-clock time, and on a machine so
+ * loaded that a worker thread waits for a core a short script can pass it (the runtime retries
+ * such a run as well).
+ */
+async function runWithRetries(sandbox: Sandbox, job: SandboxJob): Promise<SandboxResult> {
+  for (let attempt = 1; ; attempt++) {
+    const result = await sandbox.run(job);
+    if (result.ok || result.error?.limit !== 'deadline' || attempt === 5) {
+      if (!result.ok) throw new Error(`script failed: ${result.error?.message ?? 'unknown'}`);
+      return result;
+    }
+  }
+}
+
 function sandboxRunner(): { run: Runner; close(): Promise<void> } {
   const sandbox = createSandbox();
   const files = { 'main.js': config.source };
@@ -116,13 +131,12 @@ function sandboxRunner(): { run: Runner; close(): Promise<void> } {
     run: (inputs) =>
       Promise.all(
         inputs.map(async (input) => {
-          const result = await sandbox.run({
+          const result = await runWithRetries(sandbox, {
             tenantId: 'default',
             files,
             entry: 'main.js',
             input: { body: input.body, headers: { 'mqtt-topic': input.topic }, key: null },
           });
-          if (!result.ok) throw new Error(`script failed: ${result.error?.message ?? 'unknown'}`);
           return result.pushed;
         }),
       ),
@@ -152,7 +166,7 @@ result = all;`,
   };
   return {
     run: async (inputs) => {
-      const result = await sandbox.run({
+      const result = await runWithRetries(sandbox, {
         tenantId: 'default',
         files,
         entry: 'main.js',
@@ -164,7 +178,6 @@ result = all;`,
           key: null,
         },
       });
-      if (!result.ok) throw new Error(`script failed: ${result.error?.message ?? 'unknown'}`);
       return result.result as unknown[][];
     },
     close: () => sandbox.close(),
