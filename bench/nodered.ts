@@ -731,9 +731,10 @@ const ratioOf = (a: number | null | undefined, b: number | null | undefined) =>
 const cpuWithDb = (f: FullSpeed | undefined) => f?.cpu_ms_per_output_with_postgres ?? f?.cpu_ms_per_output;
 
 /**
- * The floor's figures beside Node-RED's and the runtime's, all from the full-speed phase: each
- * floor variant measured, the ratios, and (when the variants ran) what the floor's CPU per output
- * is made of: database = floor − floor-nodb, sandbox = floor − floor-host, MQTT, JSON and the
+ * The floor's figures beside Node-RED's and the runtime's, from the full-speed phase (and the
+ * steady phase's CPU per output when it ran): each floor variant measured, the ratios, and (when
+ * the variants ran) what the floor's CPU per output is made of: database = floor − floor-nodb,
+ * sandbox = floor − floor-host, its cost per run = floor − floor-batchrun, MQTT, JSON and the
  * process itself = floor-mqtt (the parts interact, so the shares add up only roughly).
  */
 function floorFigures(
@@ -787,7 +788,9 @@ function floorFigures(
   const batchrun = floors['floor-batchrun']?.full_speed;
   if (floor && (host || nodb || bare || batchrun)) {
     const ms = (x: number | undefined) => (x === undefined ? null : Number(x.toFixed(3)));
-    const cost = (f: FullSpeed | undefined) => cpuWithDb(f) ?? 0;
+    // On PostgreSQL the floor's own backend counts (the variants without writes use none); the
+    // sum over every PostgreSQL process would add whatever else the shared server did meanwhile.
+    const cost = (f: FullSpeed | undefined) => f?.cpu_ms_per_output_with_backend ?? f?.cpu_ms_per_output ?? 0;
     // Each part two ways (with and without the other part in), so the machine's noise shows.
     out.floor_cpu_ms_per_output_breakdown = {
       total: ms(cost(floor)),
