@@ -96,20 +96,32 @@ function figuresOf(result: Awaited<ReturnType<typeof autocannon>>): Figures {
 }
 
 /**
- * CPU time all PostgreSQL server processes on this machine have run so far, in µs: the database's
- * share of a run on PostgreSQL (an upper bound: other databases' work on the server counts too).
+ * CPU time each PostgreSQL server process on this machine has run so far, in µs by pid: the
+ * database's share of a run on PostgreSQL (an upper bound: other databases' work on the server
+ * counts too). Read the share with postgresCpuSince.
  */
-export function postgresCpuMicros(): number {
-  let micros = 0;
+export function postgresCpu(): Map<number, number> {
+  const byPid = new Map<number, number>();
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     try {
       if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') continue;
-      micros += processCpuMicros(Number(pid));
+      byPid.set(Number(pid), processCpuMicros(Number(pid)));
     } catch {
       // The process ended between the listing and the read.
     }
   }
+  return byPid;
+}
+
+/**
+ * CPU µs PostgreSQL's processes ran since `before`: what each live one gained (a new one's whole
+ * time). A process that exited meanwhile is left out; subtracting its earlier total (as a
+ * difference of two sums would) made the figure negative when another user's connection closed.
+ */
+export function postgresCpuSince(before: ReadonlyMap<number, number>): number {
+  let micros = 0;
+  for (const [pid, now] of postgresCpu()) micros += now - (before.get(pid) ?? 0);
   return micros;
 }
 

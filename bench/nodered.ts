@@ -5,7 +5,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
-import { postgresCpuMicros, processCpuMicros, startTarget, type Running } from './harness.js';
+import pg from 'pg';
+import { postgresCpu, postgresCpuSince, processCpuMicros, startTarget, type Running } from './harness.js';
 import type { BenchContext, Scenario } from './scenarios.js';
 
 /**
@@ -15,6 +16,23 @@ import type { BenchContext, Scenario } from './scenarios.js';
  * source into a stream, a workflow with a `script` step, an `mqtt.publish` sink. Node-RED:
  * `mqtt in` → `json` → `function` → `mqtt out`. Both keep an MQTT session across restarts
  * (persistent session, fixed client id), so what the broker holds for them survives a kill.
+ *
+ * Node-RED keeps nothing durable (an input it acknowledged is lost if it dies before publishing),
+ * so a third side measures what the runtime's guarantees cost at the least: the durable floor
+ * (bench/targets/nodered-floor.ts), a hand-written process with no kernel that acknowledges an
+ * input only once it is committed to a table of the same database (PGlite opened as the kernel
+ * opens it, or PostgreSQL), runs the script in the project's sandbox (QuickJS worker threads,
+ * the workflows plugin's pool), records each output with a stable id before publishing it (QoS 1,
+ * MQTT 5 `message-id`) and marks it delivered once the broker acknowledged it, batching whatever
+ * arrived meanwhile into one commit. `floor_vs_nodered` is then the price of durability and the
+ * sandbox, `runtime_vs_floor` what the kernel adds on top. The variants floor-host (the script as
+ * a host function), floor-nodb (no writes) and floor-mqtt (neither) split the floor's CPU per
+ * output into database, sandbox and the rest, and floor-batchrun (one sandbox run per batch)
+ * shows how much of the sandbox's share is its cost per run; they run only when named in
+ * BENCH_NODERED_SIDES.
+ * The floor raises its MQTT 5 receive maximum (BENCH_NODERED_FLOOR_RECEIVE_MAXIMUM, default
+ * 65,535) so the broker hands it its backlog rather than dropping what passes Mosquitto's queue
+ * (`lost` shows when a side met that limit); the receiver does the same for every side.
  *
  * Phases, each run on both sides in turn (the order flips between phases):
  * - full speed: MESSAGES published as fast as the broker takes them; outputs/s over the time
@@ -34,9 +52,30 @@ const KILL_MESSAGES = Number(process.env.BENCH_NODERED_KILL_MESSAGES ?? 3000);
 /** A phase ends when every expected output arrived, or when none arrived for this long. */
 const IDLE_MS = Number(process.env.BENCH_NODERED_IDLE_MS ?? 15_000);
 const BROKER = 'mqtt://127.0.0.1:1883';
-/** Which phases run (comma-separated: full, steady, kill) and which sides (runtime, nodered); all by default. */
+const FLOOR_RECEIVE_MAXIMUM = Number(process.env.BENCH_NODERED_FLOOR_RECEIVE_MAXIMUM ?? 65_535);
+/**
+ * Which phases run (comma-separated: full, steady, kill) and which sides: runtime, nodered, floor
+ * (all three by default) and the floor's breakdown variants floor-host, floor-nodb, floor-mqtt,
+ * floor-batchrun (only when named; see FLOOR_VARIANTS).
+ */
 const PHASES = new Set((process.env.BENCH_NODERED_PHASES ?? 'full,steady,kill').split(','));
-const SIDES = new Set((process.env.BENCH_NODERED_SIDES ?? 'nodered,runtime').split(','));
+const SIDES = new Set((process.env.BENCH_NODERED_SIDES ?? 'nodered,runtime,floor').split(','));
+
+/**
+ * The durable floor (bench/targets/nodered-floor.ts) and, to split its cost, the same process
+ * with a part taken out: the script as a plain host function instead of the sandbox (never
+ * allowed for tenant code), no database writes (no durability), or neither (MQTT and JSON alone);
+ * and floor-batchrun, one sandbox run per batch rather than per input (the script still runs
+ * only in the sandbox, but inputs of a batch share a session): the sandbox's cost per run.
+ */
+const FLOOR_VARIANTS = {
+  floor: { script: 'sandbox', store: 'database' },
+  'floor-host': { script: 'host', store: 'database' },
+  'floor-nodb': { script: 'sandbox', store: 'none' },
+  'floor-mqtt': { script: 'host', store: 'none' },
+  'floor-batchrun': { script: 'sandbox-batch', store: 'database' },
+} as const;
+type FloorVariant = keyof typeof FLOOR_VARIANTS;
 
 /** Input i carries °C; every fifth is 0 °C (32 °F, dropped), the rest 20 °C (68 °F, passed on). */
 const celsius = (i: number) => (i % 5 === 0 ? 0 : 20);
@@ -53,10 +92,12 @@ const RUNTIME_SCRIPT =
   'const v = service.json.decode(input.body); const f = v.c * 9 / 5 + 32; if (f >= 50) service.route.push({ ...v, f });';
 
 interface Side {
-  name: 'runtime' | 'nodered';
+  name: string;
   inTopic: string;
   outTopic: string;
   start(): Promise<{ pid: number; url?: string }>;
+  /** The PostgreSQL backend serving the side's one connection, when it has exactly one (the floor on PostgreSQL). */
+  backendPid?(): Promise<number | undefined>;
   kill(): void;
   stop(): Promise<void>;
 }
@@ -84,7 +125,14 @@ class Receiver {
   constructor(private readonly client: MqttClient) {}
 
   static async open(topic: string): Promise<Receiver> {
-    const client = await mqtt.connectAsync(BROKER, { clientId: `bench-rx-${randomBytes(4).toString('hex')}` });
+    // MQTT 5 with the largest in-flight window: past its window (Mosquitto's default is 20) and its
+    // queue (1,000) the broker drops messages for a subscriber that lags, and a side that publishes
+    // a batch's outputs at once (the floor) would then look as if it lost them.
+    const client = await mqtt.connectAsync(BROKER, {
+      clientId: `bench-rx-${randomBytes(4).toString('hex')}`,
+      protocolVersion: 5,
+      properties: { receiveMaximum: 65_535 },
+    });
     const receiver = new Receiver(client);
     client.on('message', (_topic, payload) => {
       const now = Date.now();
@@ -244,9 +292,29 @@ async function stageFigures(url: string | undefined): Promise<Record<string, unk
 
 const round = (x: number | null, digits = 1) => (x === null ? null : Number(x.toFixed(digits)));
 
-async function fullSpeed(side: Side, pid: number, url: string | undefined, receiver: Receiver, client: MqttClient) {
+/** CPU µs of a process so far, 0 once it is gone. */
+const cpuOf = (pid: number | undefined) => {
+  if (pid === undefined) return 0;
+  try {
+    return processCpuMicros(pid);
+  } catch {
+    return 0;
+  }
+};
+
+async function fullSpeed(
+  side: Side,
+  pid: number,
+  url: string | undefined,
+  receiver: Receiver,
+  client: MqttClient,
+  onPostgres: boolean,
+) {
   receiver.reset();
   const expected = expectedOf(MESSAGES);
+  const backend = onPostgres ? await side.backendPid?.() : undefined;
+  const db0 = onPostgres ? postgresCpu() : undefined;
+  const backend0 = cpuOf(backend);
   const cpu0 = processCpuMicros(pid);
   const health = pollHealth(url);
   const t0 = Date.now();
@@ -254,7 +322,10 @@ async function fullSpeed(side: Side, pid: number, url: string | undefined, recei
   const sentSeconds = (Date.now() - t0) / 1000;
   await receiver.until(() => receiver.count(0, MESSAGES).distinct >= expected);
   const healthMs = (await health.stop()).sort((a, b) => a - b);
-  const cpu = (processCpuMicros(pid) - cpu0) / 1e6;
+  // cpuOf: a side that failed has exited (its CPU up to then is lost; its `lost` figure shows it).
+  const cpu = Math.max(0, cpuOf(pid) - cpu0) / 1e6;
+  const db = db0 ? postgresCpuSince(db0) / 1e6 : undefined;
+  const backendCpu = backend === undefined ? undefined : (cpuOf(backend) - backend0) / 1e6;
   const { distinct, duplicates } = receiver.count(0, MESSAGES);
   const seconds = Math.max(0.001, (receiver.lastAt - t0) / 1000);
   const lat = [...receiver.latencies].sort((a, b) => a - b);
@@ -273,6 +344,20 @@ async function fullSpeed(side: Side, pid: number, url: string | undefined, recei
     cpu_s: round(cpu, 2),
     cpu_ms_per_output: round((cpu * 1000) / Math.max(1, distinct), 3),
     peak_rss_mb: peakRssMb(pid),
+    // On PostgreSQL: every PostgreSQL process's CPU meanwhile (an upper bound: the machine's other
+    // users of the server count too) and, for a side with one connection, its backend's alone.
+    ...(db === undefined
+      ? {}
+      : {
+          postgres_cpu_s: round(db, 2),
+          cpu_ms_per_output_with_postgres: round(((cpu + db) * 1000) / Math.max(1, distinct), 3),
+        }),
+    ...(backendCpu === undefined
+      ? {}
+      : {
+          postgres_backend_cpu_s: round(backendCpu, 2),
+          cpu_ms_per_output_with_backend: round(((cpu + backendCpu) * 1000) / Math.max(1, distinct), 3),
+        }),
     ...(url ? { health_p99_ms: round(percentile(healthMs, 99)), health_max_ms: round(healthMs.at(-1) ?? null) } : {}),
     ...(url ? { stages: await stageFigures(url).catch(() => undefined) } : {}),
     ...(url ? { consumers: await api(url, 'GET', '/streams/readings/consumers').catch((e: Error) => e.message) } : {}),
@@ -290,11 +375,11 @@ async function steady(
   receiver.reset();
   const expected = expectedOf(STEADY_MESSAGES, from);
   const cpu0 = processCpuMicros(pid);
-  const db0 = onPostgres ? postgresCpuMicros() : 0;
+  const db0 = onPostgres ? postgresCpu() : undefined;
   await send(client, side.inTopic, from, STEADY_MESSAGES, STEADY_RATE);
   await receiver.until(() => receiver.count(from, from + STEADY_MESSAGES).distinct >= expected, 10_000);
   const cpu = (processCpuMicros(pid) - cpu0) / 1e6;
-  const db = onPostgres ? (postgresCpuMicros() - db0) / 1e6 : undefined;
+  const db = db0 ? postgresCpuSince(db0) / 1e6 : undefined;
   const { distinct, duplicates } = receiver.count(from, from + STEADY_MESSAGES);
   const lat = [...receiver.latencies].sort((a, b) => a - b);
   return {
@@ -521,13 +606,75 @@ function nodeRedSide(run: string): Side {
   };
 }
 
+function floorSide(context: BenchContext, run: string, variant: FloorVariant): Side {
+  const inTopic = `bench/in/${run}/${variant}`;
+  const outTopic = `bench/out/${run}/${variant}`;
+  const clientId = `bench-${variant}-${run}`;
+  // A data directory of its own (the runtime's is another cluster), kept across a kill's restart.
+  const database = context.database.url
+    ? { url: context.database.url, ...(context.database.schema ? { schema: context.database.schema } : {}) }
+    : { data_dir: mkdtempSync(join(tmpdir(), 'bench-nrfloor-')) };
+  const env = {
+    BENCH_FLOOR: JSON.stringify({
+      broker: BROKER,
+      inTopic,
+      outTopic,
+      clientId,
+      source: RUNTIME_SCRIPT,
+      receiveMaximum: FLOOR_RECEIVE_MAXIMUM,
+      database,
+      ...FLOOR_VARIANTS[variant],
+    }),
+  };
+  let current: Running | undefined;
+  return {
+    name: variant,
+    inTopic,
+    outTopic,
+    async start() {
+      current = await startTarget('nodered-floor', env);
+      return { pid: current.pid };
+    },
+    async backendPid() {
+      if (!context.database.url || FLOOR_VARIANTS[variant].store === 'none') return undefined;
+      const client = new pg.Client({ connectionString: context.database.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ pid: number }>(
+          'SELECT pid FROM pg_stat_activity WHERE application_name = $1',
+          [clientId],
+        );
+        return rows.length === 1 ? rows[0]?.pid : undefined;
+      } finally {
+        await client.end();
+      }
+    },
+    kill() {
+      if (current) process.kill(current.pid, 'SIGKILL');
+      current = undefined;
+    },
+    async stop() {
+      const running = current;
+      current = undefined;
+      if (!running) return;
+      // A floor that failed has exited already, and stop() would wait for an exit that happened.
+      try {
+        process.kill(running.pid, 0);
+      } catch {
+        return;
+      }
+      await running.stop();
+    },
+  };
+}
+
 async function measureSide(side: Side, onPostgres = false) {
   const receiver = await Receiver.open(side.outTopic);
   const client = await mqtt.connectAsync(BROKER, { clientId: `bench-tx-${randomBytes(4).toString('hex')}` });
   try {
     const { pid, url } = await side.start();
     await warmUp(client, side, receiver);
-    const full = PHASES.has('full') ? await fullSpeed(side, pid, url, receiver, client) : undefined;
+    const full = PHASES.has('full') ? await fullSpeed(side, pid, url, receiver, client, onPostgres) : undefined;
     const stead = PHASES.has('steady') ? await steady(side, pid, receiver, client, MESSAGES, onPostgres) : undefined;
     const kill = PHASES.has('kill')
       ? await killAndRestart(side, receiver, client, MESSAGES + STEADY_MESSAGES)
@@ -548,6 +695,9 @@ export const noderedScenario: Scenario = {
     const postgres = Boolean(context.database.url);
     const nodered = SIDES.has('nodered') ? await measureSide(nodeRedSide(run)) : undefined;
     const runtime = SIDES.has('runtime') ? await measureSide(runtimeSide(context, run), postgres) : undefined;
+    const floors: Partial<Record<FloorVariant, Measured>> = {};
+    for (const variant of Object.keys(FLOOR_VARIANTS) as FloorVariant[])
+      if (SIDES.has(variant)) floors[variant] = await measureSide(floorSide(context, run, variant), postgres);
     const throughput = Number(
       ((runtime?.full_speed?.outputs_per_s ?? 0) / Math.max(1, nodered?.full_speed?.outputs_per_s ?? 0)).toFixed(3),
     );
@@ -566,9 +716,102 @@ export const noderedScenario: Scenario = {
       target_ratio_cpu_per_output: 4,
       meets_target: throughput >= target && cpu <= 4,
       note: 'CPU seconds are each side’s own process; on PostgreSQL the ratio adds the CPU of every PostgreSQL process on the machine during the steady phase (an upper bound).',
+      ...floorFigures(nodered, runtime, floors),
     };
   },
 };
+
+type Measured = Awaited<ReturnType<typeof measureSide>>;
+type FullSpeed = NonNullable<Measured['full_speed']>;
+
+/** a / b to three places; null when either is missing or b is 0. */
+const ratioOf = (a: number | null | undefined, b: number | null | undefined) =>
+  a == null || !b ? null : Number((a / b).toFixed(3));
+/** CPU per output counting PostgreSQL's processes when the side ran on it (all of them: an upper bound). */
+const cpuWithDb = (f: FullSpeed | undefined) => f?.cpu_ms_per_output_with_postgres ?? f?.cpu_ms_per_output;
+
+/**
+ * The floor's figures beside Node-RED's and the runtime's, from the full-speed phase (and the
+ * steady phase's CPU per output when it ran): each floor variant measured, the ratios, and (when
+ * the variants ran) what the floor's CPU per output is made of: database = floor − floor-nodb,
+ * sandbox = floor − floor-host, its cost per run = floor − floor-batchrun, MQTT, JSON and the
+ * process itself = floor-mqtt (the parts interact, so the shares add up only roughly).
+ */
+function floorFigures(
+  noderedSide: Measured | undefined,
+  runtimeSide: Measured | undefined,
+  floors: Partial<Record<FloorVariant, Measured>>,
+): Record<string, unknown> {
+  const nodered = noderedSide?.full_speed;
+  const runtime = runtimeSide?.full_speed;
+  const floor = floors.floor?.full_speed;
+  // The steady phase (a fixed rate no side falls behind, so none loses anything at the broker): CPU per output.
+  const steadyCpu = (m: Measured | undefined) =>
+    m?.steady?.cpu_ms_per_output_with_postgres ?? m?.steady?.cpu_ms_per_output;
+  const floorSteady = steadyCpu(floors.floor);
+  const out: Record<string, unknown> = {};
+  for (const [variant, measured] of Object.entries(floors)) out[variant.replace('-', '_')] = measured;
+  if (floor && nodered)
+    out.floor_vs_nodered = {
+      outputs_per_s: ratioOf(floor.outputs_per_s, nodered.outputs_per_s),
+      cpu_per_output: ratioOf(floor.cpu_ms_per_output, nodered.cpu_ms_per_output),
+      ...(floorSteady !== undefined
+        ? { cpu_per_output_steady: ratioOf(floorSteady, noderedSide?.steady?.cpu_ms_per_output) }
+        : {}),
+      ...(floor.cpu_ms_per_output_with_backend !== undefined
+        ? { cpu_per_output_with_backend: ratioOf(floor.cpu_ms_per_output_with_backend, nodered.cpu_ms_per_output) }
+        : {}),
+      ...(floor.cpu_ms_per_output_with_postgres !== undefined
+        ? { cpu_per_output_with_postgres: ratioOf(floor.cpu_ms_per_output_with_postgres, nodered.cpu_ms_per_output) }
+        : {}),
+    };
+  if (runtime && nodered)
+    out.runtime_vs_nodered_full_speed = {
+      outputs_per_s: ratioOf(runtime.outputs_per_s, nodered.outputs_per_s),
+      cpu_per_output: ratioOf(runtime.cpu_ms_per_output, nodered.cpu_ms_per_output),
+      ...(runtime.cpu_ms_per_output_with_postgres !== undefined
+        ? { cpu_per_output_with_postgres: ratioOf(runtime.cpu_ms_per_output_with_postgres, nodered.cpu_ms_per_output) }
+        : {}),
+    };
+  if (runtime && floor)
+    out.runtime_vs_floor = {
+      outputs_per_s: ratioOf(runtime.outputs_per_s, floor.outputs_per_s),
+      cpu_per_output: ratioOf(runtime.cpu_ms_per_output, floor.cpu_ms_per_output),
+      ...(floorSteady !== undefined ? { cpu_per_output_steady: ratioOf(steadyCpu(runtimeSide), floorSteady) } : {}),
+      ...(runtime.cpu_ms_per_output_with_postgres !== undefined
+        ? { cpu_per_output_with_postgres: ratioOf(cpuWithDb(runtime), cpuWithDb(floor)) }
+        : {}),
+    };
+  const host = floors['floor-host']?.full_speed;
+  const nodb = floors['floor-nodb']?.full_speed;
+  const bare = floors['floor-mqtt']?.full_speed;
+  const batchrun = floors['floor-batchrun']?.full_speed;
+  if (floor && (host || nodb || bare || batchrun)) {
+    const ms = (x: number | undefined) => (x === undefined ? null : Number(x.toFixed(3)));
+    // On PostgreSQL the floor's own backend counts (the variants without writes use none); the
+    // sum over every PostgreSQL process would add whatever else the shared server did meanwhile.
+    const cost = (f: FullSpeed | undefined) => f?.cpu_ms_per_output_with_backend ?? f?.cpu_ms_per_output ?? 0;
+    // Each part two ways (with and without the other part in), so the machine's noise shows.
+    out.floor_cpu_ms_per_output_breakdown = {
+      total: ms(cost(floor)),
+      database: {
+        ...(nodb ? { 'floor - floor-nodb': ms(cost(floor) - cost(nodb)) } : {}),
+        ...(host && bare ? { 'floor-host - floor-mqtt': ms(cost(host) - cost(bare)) } : {}),
+      },
+      sandbox: {
+        ...(host ? { 'floor - floor-host': ms(cost(floor) - cost(host)) } : {}),
+        ...(nodb && bare ? { 'floor-nodb - floor-mqtt': ms(cost(nodb) - cost(bare)) } : {}),
+        // What one sandbox run per input costs over one per batch: the per-run part of the sandbox's share.
+        ...(batchrun ? { 'per run: floor - floor-batchrun': ms(cost(floor) - cost(batchrun)) } : {}),
+      },
+      ...(bare ? { mqtt_json_process: ms(cost(bare)) } : {}),
+      outputs_per_s: Object.fromEntries(
+        Object.entries(floors).map(([variant, measured]) => [variant, measured?.full_speed?.outputs_per_s ?? null]),
+      ),
+    };
+  }
+  return out;
+}
 
 function nodeRedVersion(): string {
   try {
