@@ -35,7 +35,8 @@ describe('bpmn: engines in worker threads', function () {
     tk = await startKernel({
       plugins: ['system', 'audit', 'logs', 'bpmn'],
       auth: { mode: 'none' },
-      settings: { bpmn: { engine_threads: 1, max_steps: 2000 } },
+      // Enough steps that an advance outlasts a request to another route by far, few enough to be quick.
+      settings: { bpmn: { engine_threads: 1, max_steps: 400 } },
     });
     pool = [...EnginePool.open].find((p) => !earlier.has(p))!;
     expect(pool, 'the kernel has an engine pool').to.not.equal(undefined);
