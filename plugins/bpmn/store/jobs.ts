@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Wait } from '../instance-engine.js';
-import { textArray, valuesList, type WriteBatch } from '../batch.js';
+import { textArray, valuesList, type Write, type WriteBatch } from '../batch.js';
 
 /** The jobs table's SQL (migration 003). Every query names the tenant first; times that decide a lock are the database's. */
 
@@ -71,10 +71,12 @@ export class JobStore {
     retries: number,
     now: Date,
     completed?: string,
+    completedClosed = false,
   ): Promise<void> {
     const waiting = new Set(jobsOf(waits).map((j) => j.executionId));
     const before = new Set(jobsOf(previous).map((j) => j.executionId));
-    const gone = [...before].filter((e) => !waiting.has(e));
+    // completedClosed: the caller closes the completed job itself (closeHeldQuery, a combined write's guard).
+    const gone = [...before].filter((e) => !waiting.has(e) && !(completedClosed && e === completed));
     // Closing the jobs that went rides in the advance's one statement: the rows it closes and the
     // rows it inserts are different executions, so neither part needs to see the other's effect.
     if (gone.length > 0)
@@ -143,6 +145,19 @@ export class JobStore {
         variables: instance_variables ?? {},
       }))
       .sort((a, b) => (a.job.id < b.job.id ? -1 : 1));
+  }
+
+  /**
+   * Closes the job as completed only while it is open and `workerId` holds its lock, unexpired by
+   * the database's clock (as lockHeld checks it), with RETURNING: a combined write's guard. Under
+   * a concurrent fetch or answer it waits for that one's commit and checks the row it left.
+   */
+  closeHeldQuery(tenantId: string, id: string, workerId: string, now: Date): Write {
+    return {
+      sql: `update bpmn_jobs set state = 'completed', ended_at = ?, worker_id = null, lock_expires_at = null
+             where tenant_id = ? and id = ? and state = 'open' and worker_id = ? and lock_expires_at > now() returning 1`,
+      bindings: [now, tenantId, id, workerId],
+    };
   }
 
   get(tenantId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<JobRow | undefined> {
