@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Call, KernelServices, Reply, StepFactory } from '../types.js';
+import type { Call, KernelServices, Reply, Step, StepFactory } from '../types.js';
 import { CombinedWrite, RunInTransaction, commitCombined } from './combined-write.js';
 
 /** Thrown inside the transaction to roll it back while keeping the reply (dry runs). */
@@ -90,12 +90,14 @@ export function transactionStep(beforeCommit: BeforeCommit[] = [], combinedCommi
         delete call.write;
       }
     }
-    return async (call, next) => {
+    const step: Step = async (call, next) => {
       if (before && !call.dryRun) await before(call);
       if (combines && !call.dryRun && combinedCommit.every((hook) => hook.supported(call, kernel)) && combines(call)) {
         return combined(call, next);
       }
       return inTransaction(call, next);
     };
+    // A call whose combined write was not sent runs again, in a transaction (see combined).
+    return combines ? Object.assign(step, { repeatsNext: true }) : step;
   };
 }
