@@ -117,20 +117,26 @@ export class JobStore {
   async claim(tenantId: string, types: string[], workerId: string, max: number, lockMs: number): Promise<ClaimedJob[]> {
     // The jobs are picked in a CTE, which runs once: as `id in (select … limit n)`, the planner may
     // run the subquery again for each row it updates, locking more than `max` jobs for the worker.
+    // The update finds the rows it locked by their physical address (ctid; the lock keeps them
+    // where they are until the statement ends), and by nothing else: given the tenant or the id
+    // too, the embedded database's planner (it never gathers statistics, so every index looks
+    // alike) read every job of the tenant through whichever index it took first. The rows are the
+    // tenant's: picked chose them. One job (a worker's usual fetch) is one address, which the
+    // planner always looks up directly; a list of them it may scan the table for instead.
     const result = await this.db.raw(
       `with picked as (
-          select id from bpmn_jobs
+          select ctid from bpmn_jobs
            where tenant_id = ? and state = 'open' and type = any(?::text[]) and due_at <= now()
              and (lock_expires_at is null or lock_expires_at <= now())
            order by created_at, id limit ? for update skip locked),
         locked as (
           update bpmn_jobs j set worker_id = ?, lock_expires_at = now() + (? * interval '1 millisecond')
-            from picked where j.tenant_id = ? and j.id = picked.id
+           where ${max === 1 ? 'j.ctid = (select ctid from picked)' : 'j.ctid = any(array(select ctid from picked))'}
           returning j.*)
         select l.*, i.process_id as instance_process_id, i.business_key as instance_business_key,
                i.variables as instance_variables
           from locked l left join bpmn_instances i on i.tenant_id = l.tenant_id and i.id = l.instance_id`,
-      [tenantId, textArray(types), max, workerId, lockMs, tenantId],
+      [tenantId, textArray(types), max, workerId, lockMs],
     );
     type Row = JobRow & {
       instance_process_id: string | null;
