@@ -621,7 +621,12 @@ export class BpmnService {
       else batch.add(new InstanceStore(db).saveQuery(tenantId, row.id, fields));
       await batch.run(trx!);
     }
-    if (result.state === 'completed') this.log(tenantId, 'info', `Instance ${row.id} completed.`, { instance: row.id });
+    if (result.state === 'completed') {
+      const ended = () => this.log(tenantId, 'info', `Instance ${row.id} completed.`, { instance: row.id });
+      // A combined statement may still write nothing (the call then runs again in a transaction).
+      if (combined) afterCommit(ended);
+      else ended();
+    }
     // None of these in a combined advance (keptJob and combinable leave such advances to a transaction).
     if (trx && definition.meta.message_flows?.length) await this.carryMessages(trx, saved, definition, result.history);
     if (trx && result.engineState !== undefined) {
