@@ -159,9 +159,12 @@ export class JobStore {
    * a concurrent fetch or answer it waits for that one's commit and checks the row it left.
    */
   closeHeldQuery(tenantId: string, id: string, workerId: string, now: Date): Write {
+    // `(state = 'open') is true`, not `state = 'open'`: that would let a planner without
+    // statistics (the embedded database's) find the job through the open jobs' index
+    // (bpmn_jobs_open), reading all of them, rather than by its primary key.
     return {
       sql: `update bpmn_jobs set state = 'completed', ended_at = ?, worker_id = null, lock_expires_at = null
-             where tenant_id = ? and id = ? and state = 'open' and worker_id = ? and lock_expires_at > now() returning 1`,
+             where tenant_id = ? and id = ? and (state = 'open') is true and worker_id = ? and lock_expires_at > now() returning 1`,
       bindings: [now, tenantId, id, workerId],
     };
   }
