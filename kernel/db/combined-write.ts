@@ -36,6 +36,24 @@ interface Part {
   committedRows?: (rows: Array<Record<string, unknown>>) => void;
   /** The call's answer when this part returns no row; nothing is written then. */
   required?: ApiError | (() => ApiError);
+  /** When this part returns no row, nothing is written and the call runs again in a transaction (see PartOptions). */
+  orTransaction?: boolean;
+}
+
+/**
+ * A call whose writes were to be combined must run in a transaction after all; nothing of it was
+ * written. Its handler throws it (what it found needs reads between its writes), or the statement
+ * does when a part added with `orTransaction` wrote nothing. The transaction step then runs the
+ * call again in a transaction, where the handler gets no `call.write`.
+ */
+export class RunInTransaction extends Error {
+  constructor(readonly part?: string) {
+    super(
+      part
+        ? `combined write part ${part} wrote nothing: the call runs in a transaction`
+        : 'the call runs in a transaction',
+    );
+  }
 }
 
 export interface PartOptions {
@@ -55,6 +73,13 @@ export interface PartOptions {
    * end), so when a guard finds nothing the statement stops before the other parts ran at all.
    */
   guard?: boolean;
+  /**
+   * Instead of `required`: when the part returns no row, nothing commits and the call runs again
+   * in a transaction (RunInTransaction). For a part that checks that what the handler took
+   * without reading (a copy it keeps of a row, say) still holds: when it does not, the
+   * transactional path reads what is there and answers — or does the work — as it always does.
+   */
+  orTransaction?: boolean;
 }
 
 /** Names parts across every write of the process, so writes can share one statement (group commit). */
@@ -77,13 +102,15 @@ export class CombinedWrite {
     if (!/^[a-z_]+$/.test(label))
       throw new RangeError(`combined write part label "${label}" must be lower-case letters and underscores`);
     const name = `${label}_${(partsNamed = (partsNamed + 1) % Number.MAX_SAFE_INTEGER)}`;
-    if (options.guard && !options.required) throw new RangeError(`combined write guard "${label}" must be required`);
+    if (options.guard && !options.required && !options.orTransaction)
+      throw new RangeError(`combined write guard "${label}" must be required (or orTransaction)`);
     this.parts[options.guard ? 'unshift' : 'push']({
       name,
       sql,
       bindings,
       read: options.read === true || options.committedRows !== undefined,
       ...(options.required ? { required: options.required } : {}),
+      ...(options.orTransaction ? { orTransaction: true } : {}),
       ...(options.committedRows ? { committedRows: options.committedRows } : {}),
     });
     return name;
@@ -123,7 +150,8 @@ export function statementOf(writes: readonly CombinedWrite[]): { sql: string; bi
     return `${part.name} AS (${part.sql})`;
   });
   const checks = parts.flatMap((part) => {
-    if (part.required) return [`kernel_require(EXISTS (SELECT 1 FROM ${part.name}), '${part.name}')`];
+    if (part.required || part.orTransaction)
+      return [`kernel_require(EXISTS (SELECT 1 FROM ${part.name}), '${part.name}')`];
     if (part.committedRows) return [`(SELECT coalesce(json_agg(r), '[]') FROM ${part.name} AS r) AS ${part.name}`];
     if (part.read) return [`(SELECT count(*) FROM ${part.name})`];
     return [];
@@ -147,6 +175,7 @@ async function commitTogether(db: Knex, writes: readonly CombinedWrite[]): Promi
         failed.code === REQUIRED_FAILED
           ? writes.flatMap((write) => write.parts).find((p) => p.name === failed.detail)
           : undefined;
+      if (part?.orTransaction) throw new RunInTransaction(part.name);
       if (part?.required) throw typeof part.required === 'function' ? part.required() : part.required;
       throw err;
     }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { Call, KernelServices, Reply, StepFactory } from '../types.js';
-import { CombinedWrite, commitCombined } from './combined-write.js';
+import type { Call, KernelServices, Reply, Step, StepFactory } from '../types.js';
+import { CombinedWrite, RunInTransaction, commitCombined } from './combined-write.js';
 
 /** Thrown inside the transaction to roll it back while keeping the reply (dry runs). */
 class RollbackWith extends Error {
@@ -45,32 +45,8 @@ export function transactionStep(beforeCommit: BeforeCommit[] = [], combinedCommi
     if (route.decl.transaction === false) return null;
     const before = handler?.beforeTransaction;
     const combines = handler?.combinedWrite;
-    /** One statement for the handler's writes and the hooks' parts, when all of them can (see CombinedWrite). */
-    async function combined(call: Call, next: () => Promise<Reply>): Promise<Reply> {
-      const write = new CombinedWrite();
-      call.write = write;
-      try {
-        const reply = await next();
-        for (const hook of combinedCommit) hook.add(write, call, reply, kernel);
-        await commitCombined(kernel.db, write, { group: kernel.config.database.url === undefined });
-        return reply;
-      } catch (err) {
-        call.notes.audited = false;
-        delete call.write;
-        for (const hook of combinedCommit) {
-          const answer = await hook.answer?.(err, call, kernel);
-          if (answer) return answer;
-        }
-        throw err;
-      } finally {
-        delete call.write;
-      }
-    }
-    return async (call, next) => {
-      if (before && !call.dryRun) await before(call);
-      if (combines && !call.dryRun && combinedCommit.every((hook) => hook.supported(call, kernel)) && combines(call)) {
-        return combined(call, next);
-      }
+    /** The handler and the hooks in one transaction (a dry run's rolled back). */
+    async function inTransaction(call: Call, next: () => Promise<Reply>): Promise<Reply> {
       try {
         return await kernel.db.transaction(async (trx) => {
           call.db = trx;
@@ -87,6 +63,41 @@ export function transactionStep(beforeCommit: BeforeCommit[] = [], combinedCommi
       } finally {
         call.db = kernel.db;
       }
+    }
+    /**
+     * One statement for the handler's writes and the hooks' parts, when all of them can (see
+     * CombinedWrite). When the handler or a part says the call needs a transaction after all
+     * (RunInTransaction: nothing was written), it runs again in one.
+     */
+    async function combined(call: Call, next: () => Promise<Reply>): Promise<Reply> {
+      const write = new CombinedWrite();
+      call.write = write;
+      try {
+        const reply = await next();
+        for (const hook of combinedCommit) hook.add(write, call, reply, kernel);
+        await commitCombined(kernel.db, write, { group: kernel.config.database.url === undefined });
+        return reply;
+      } catch (err) {
+        call.notes.audited = false;
+        delete call.write;
+        if (err instanceof RunInTransaction) return inTransaction(call, next);
+        for (const hook of combinedCommit) {
+          const answer = await hook.answer?.(err, call, kernel);
+          if (answer) return answer;
+        }
+        throw err;
+      } finally {
+        delete call.write;
+      }
+    }
+    const step: Step = async (call, next) => {
+      if (before && !call.dryRun) await before(call);
+      if (combines && !call.dryRun && combinedCommit.every((hook) => hook.supported(call, kernel)) && combines(call)) {
+        return combined(call, next);
+      }
+      return inTransaction(call, next);
     };
+    // A call whose combined write was not sent runs again, in a transaction (see combined).
+    return combines ? Object.assign(step, { repeatsNext: true }) : step;
   };
 }

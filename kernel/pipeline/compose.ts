@@ -1,7 +1,8 @@
 import type { Call, CompiledRoute, Handler, KernelServices, Reply, Step, StepFactory } from '../types.js';
 
 /**
- * Chains steps around a handler once, at boot. Each step calls `next()` at most once; the
+ * Chains steps around a handler once, at boot. Each step calls `next()` at most once (one that
+ * says `repeatsNext` may call it again after the first call settled, never while it runs); the
  * composed function is what every transport (HTTP, MCP) runs for the route.
  */
 export function composeSteps(steps: readonly Step[], handler: Handler): (call: Call) => Promise<Reply> {
@@ -10,10 +11,18 @@ export function composeSteps(steps: readonly Step[], handler: Handler): (call: C
       const step = steps[index];
       if (!step) return Promise.resolve(handler(call));
       let called = false;
+      let running = false;
       return step(call, () => {
-        if (called) return Promise.reject(new Error('a pipeline step called next() twice'));
+        if (called && (running || !step.repeatsNext))
+          return Promise.reject(new Error('a pipeline step called next() twice'));
         called = true;
-        return dispatch(index + 1);
+        running = true;
+        const settled = () => {
+          running = false;
+        };
+        const reply = dispatch(index + 1);
+        reply.then(settled, settled);
+        return reply;
       });
     };
     return dispatch(0);

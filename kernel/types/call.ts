@@ -117,7 +117,13 @@ export type Handler = ((call: Call) => Promise<Reply> | Reply) & {
   combinedWrite?: (call: Call) => boolean;
 };
 export type Next = () => Promise<Reply>;
-export type Step = (call: Call, next: Next) => Promise<Reply>;
+export type Step = ((call: Call, next: Next) => Promise<Reply>) & {
+  /**
+   * The step may call `next()` a second time once the first call settled: the transaction step
+   * runs a call again in a transaction when its combined write could not be sent (RunInTransaction).
+   */
+  readonly repeatsNext?: boolean;
+};
 
 /** Builds the step for one route at boot; returns null when the step does not apply to it. */
 export type StepFactory = (route: CompiledRoute, kernel: KernelServices, handler?: Handler) => Step | null;

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { CombinedWrite } from '../../kernel/plugin/api.js';
 
 /** One write as SQL text with `?` placeholders and its bindings, built without a query builder. */
 export interface Write {
@@ -45,6 +46,11 @@ export class WriteBatch {
       const compiled = write.toSQL();
       return { sql: compiled.sql, bindings: [...compiled.bindings] };
     });
+  }
+
+  /** The writes as parts of a call's combined write (one statement with the call's audit record), named `label`_n. */
+  addTo(write: CombinedWrite, label: string): void {
+    for (const part of this.parts()) write.add(label, part.sql, part.bindings as Knex.RawBinding[]);
   }
 
   async run(trx: Knex.Transaction): Promise<void> {

@@ -7,6 +7,8 @@ export interface EngineContext {
   source: unknown;
   /** No service tasks: advancing writes only what an advance itself writes (the kept-engine guarded path). */
   sideEffectFree: boolean;
+  /** The ids of its service, send and business-rule tasks (jobs, or a publisher's work). */
+  services: string[];
   /**
    * No service task, no script task, no scripted condition: the engine needs nothing of the
    * main thread (no transaction for publishers, no sandbox), so its advances may run in an
@@ -17,6 +19,7 @@ export interface EngineContext {
 
 interface Element {
   $type: string;
+  id: string;
   conditionExpression?: { language?: string };
 }
 
@@ -29,9 +32,10 @@ export async function engineContext(xml: string, processId: string): Promise<Eng
   const parsed = engineView(await new BpmnModdle().fromXML(xml), processId);
   const elements = Object.values((parsed as unknown as { elementsById: Record<string, Element> }).elementsById ?? {});
   // Send and business-rule tasks run as service tasks do (a publisher or a job).
-  const sideEffectFree =
-    elements.length > 0 &&
-    !elements.some((element) => /^bpmn:(ServiceTask|SendTask|BusinessRuleTask)$/.test(element.$type));
+  const services = elements
+    .filter((element) => /^bpmn:(ServiceTask|SendTask|BusinessRuleTask)$/.test(element.$type))
+    .map((element) => element.id);
+  const sideEffectFree = elements.length > 0 && services.length === 0;
   const threadable =
     sideEffectFree &&
     !elements.some((element) => element.$type === 'bpmn:ScriptTask' || Boolean(element.conditionExpression?.language));
@@ -42,5 +46,5 @@ export async function engineContext(xml: string, processId: string): Promise<Eng
   const source = loaded!.environment.options.source as { serialize(): unknown };
   // getState() would copy the whole definition into every saved state; recover finds it here instead.
   source.serialize = () => undefined;
-  return { source, sideEffectFree, threadable };
+  return { source, sideEffectFree, services, threadable };
 }

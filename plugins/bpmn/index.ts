@@ -15,6 +15,7 @@ import { JobService } from './jobs.js';
 import { createBpmn } from './migrations/001_bpmn.js';
 import { snapshotStateText } from './migrations/002_snapshot_state_text.js';
 import { createJobs } from './migrations/003_jobs.js';
+import { openJobs } from './migrations/004_open_jobs.js';
 import type { Settings } from './generated/manifest-types.js';
 import { BpmnService } from './service.js';
 import { timerJob } from './workers.js';
@@ -37,7 +38,7 @@ export default createPlugin<
 >({
   id: 'bpmn',
   manifest: fromRoot('manifests', 'bpmn.json'),
-  migrations: [createBpmn, snapshotStateText, createJobs],
+  migrations: [createBpmn, snapshotStateText, createJobs, openJobs],
   deps: {
     db: coreServices.db,
     clock: coreServices.clock,

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { Knex } from 'knex';
 import { ApiError } from '../../kernel/errors.js';
+import type { CombinedWrite } from '../../kernel/plugin/api.js';
 import { newId } from './ids.js';
 import type { BpmnService } from './service.js';
 import { IncidentStore, InstanceStore, type InstanceRow } from './store.js';
@@ -105,6 +106,33 @@ export class JobService {
       (await new InstanceStore(trx).get(tenantId, job.instance_id));
     if (!row) throw new ApiError('not_found', `No instance "${job.instance_id}".`);
     return { job, row };
+  }
+
+  /**
+   * complete with this kernel's kept engine (BpmnService.keptJob), its writes parts of the call's
+   * combined write: one statement with the audit record, no BEGIN, no lock, no COMMIT. Its guards
+   * close the job only while it is open and `workerId` holds an unexpired lock (the database's
+   * clock, as in a transaction), and save the instance only at the revision the engine ran from;
+   * when either finds nothing, nothing commits and the call runs again in a transaction, which
+   * answers the same 404 or 409, or completes the job from the saved state. Undefined when there
+   * is no such engine, or the advance needs a transaction: the caller then asks for one.
+   */
+  async completeKept(
+    write: CombinedWrite,
+    db: Knex | Knex.Transaction,
+    tenantId: string,
+    id: string,
+    workerId: string,
+    variables: Record<string, unknown>,
+  ): Promise<InstanceRow | undefined> {
+    const kept = await this.service.keptJob(db, tenantId, id);
+    if (!kept) return undefined;
+    return this.service.advanceCombined(
+      { db, write, closeJob: (now) => new JobStore(db).closeHeldQuery(tenantId, id, workerId, now) },
+      kept.row,
+      { kind: 'job', executionId: kept.executionId, outcome: 'complete', variables },
+      { completedJob: kept.executionId },
+    );
   }
 
   async complete(

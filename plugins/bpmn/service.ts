@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Knex } from 'knex';
 import { ApiError } from '../../kernel/errors.js';
 import type { Clock } from '../../kernel/types.js';
-import type { RuntimeLog } from '../../kernel/plugin/api.js';
+import type { CombinedWrite, RuntimeLog } from '../../kernel/plugin/api.js';
 import { parseDefinition } from './definitions.js';
 import {
   InstanceEngine,
@@ -16,7 +16,7 @@ import { engineContext, type EngineContext } from './context.js';
 import type { Settings, Variables } from './generated/manifest-types.js';
 import { EnginePool, defaultEngineThreads } from './main-engine-pool.js';
 import { ThreadedEngine } from './main-threaded-engine.js';
-import { WriteBatch } from './batch.js';
+import { WriteBatch, type Write } from './batch.js';
 import { jobIdOf, newId, taskIdOf } from './ids.js';
 import { JobStore } from './store/jobs.js';
 import {
@@ -50,6 +50,20 @@ export interface PreparedAdvance {
 class Stale extends Error {}
 
 /**
+ * An advance whose writes go into a call's combined write (one statement with its audit record,
+ * no transaction) instead of a transaction: see JobService.completeKept. The statement's guards
+ * make it write nothing unless the job was still held by its worker and the instance still at
+ * the revision the engine ran from; the call then runs again in a transaction.
+ */
+export interface CombinedAdvance {
+  /** For reads (the definition, when not cached): not the call's transaction (it has none). */
+  db: Db;
+  write: CombinedWrite;
+  /** The guard that closes the completed job at `now`, while its worker still holds it (JobStore.closeHeldQuery). */
+  closeJob: (now: Date) => Write;
+}
+
+/**
  * The BPMN domain: deploying definitions, starting instances and advancing them. An advance
  * locks the instance's row (the lease on it: one kernel advances an instance at a time, and a
  * killed kernel's lock ends with its connection), runs the engine until it only waits, and
@@ -60,10 +74,10 @@ export class BpmnService {
   private readonly definitions = new Map<string, DefinitionRow>();
   private readonly engines = new Map<
     string,
-    { revision: number; engine: AnyEngine; row: InstanceRow; taskIds: string[] }
+    { revision: number; engine: AnyEngine; row: InstanceRow; waitIds: string[] }
   >();
-  /** Open task id → instance id, for the kept engines' rows: how a completion finds a kept engine without reading. */
-  private readonly keptTasks = new Map<string, string>();
+  /** Open task or job id → instance id, for the kept engines' rows: how a completion finds a kept engine without reading. */
+  private readonly keptWaits = new Map<string, string>();
   /** Says 'created' (with the tenant) once an advance that created jobs committed: long-polling fetches on this kernel look again. */
   readonly jobsCreated = new EventEmitter();
   /** Engine threads, started on first use; undefined when settings.engine_threads is 0. */
@@ -303,9 +317,9 @@ export class BpmnService {
         throw err;
       }
     }
-    const instanceId = this.keptTasks.get(taskId);
+    const instanceId = this.keptWaits.get(taskId);
     const kept = instanceId !== undefined ? this.engines.get(instanceId) : undefined;
-    if (!kept || kept.row.tenant_id !== tenantId || !kept.taskIds.includes(taskId)) return undefined;
+    if (!kept || kept.row.tenant_id !== tenantId || !kept.waitIds.includes(taskId)) return undefined;
     const definition = await this.definition(trx, tenantId, kept.row.definition_key);
     if (!(await this.context(definition)).sideEffectFree) return undefined;
     const wait = kept.row.waiting.find((w) => w.kind === 'task' && taskIdOf(kept.row.id, w.executionId) === taskId);
@@ -333,13 +347,13 @@ export class BpmnService {
     taskId: string,
     variables: Record<string, unknown>,
   ): Promise<(PreparedAdvance & { executionId: string }) | undefined> {
-    const instanceId = this.keptTasks.get(taskId);
+    const instanceId = this.keptWaits.get(taskId);
     const kept = instanceId !== undefined ? this.engines.get(instanceId) : undefined;
     if (
       !kept ||
       !(kept.engine instanceof ThreadedEngine) ||
       kept.row.tenant_id !== tenantId ||
-      !kept.taskIds.includes(taskId)
+      !kept.waitIds.includes(taskId)
     )
       return undefined;
     const wait = kept.row.waiting.find((w) => w.kind === 'task' && taskIdOf(kept.row.id, w.executionId) === taskId);
@@ -365,8 +379,36 @@ export class BpmnService {
    * completeKept) the row is not locked: the writes are guarded, or preceded by locking the
    * task and checking the row did not move; a row that moved throws Stale, nothing written.
    */
-  async advance(
+  advance(
     trx: Knex.Transaction,
+    row: InstanceRow,
+    input: Input,
+    options: Parameters<BpmnService['advanceIn']>[4] = {},
+  ): Promise<InstanceRow> {
+    return this.advanceIn(trx, undefined, row, input, options);
+  }
+
+  /**
+   * advance with its writes in a call's combined write (see CombinedAdvance). Undefined, nothing
+   * written and the kept engine forgotten, when they would not all be parts of one statement.
+   */
+  async advanceCombined(
+    combined: CombinedAdvance,
+    row: InstanceRow,
+    input: Extract<Input, { kind: 'job' }>,
+    options: { completedJob: string },
+  ): Promise<InstanceRow | undefined> {
+    try {
+      return await this.advanceIn(undefined, combined, row, input, options);
+    } catch (err) {
+      if (err instanceof Stale) return undefined;
+      throw err;
+    }
+  }
+
+  private async advanceIn(
+    trx: Knex.Transaction | undefined,
+    combined: CombinedAdvance | undefined,
     row: InstanceRow,
     input: Input,
     options: {
@@ -378,7 +420,18 @@ export class BpmnService {
       prepared?: PreparedAdvance;
     } = {},
   ): Promise<InstanceRow> {
-    const definition = await this.definition(trx, row.tenant_id, row.definition_key);
+    // Reads go to the transaction, or (combined) to the database outside any.
+    const db: Db = trx ?? combined!.db;
+    /** Runs once the advance's writes committed (a transaction's, or the combined statement). */
+    const afterCommit = (callback: () => void): void => {
+      if (combined) combined.write.onCommit(callback);
+      else
+        void trx!.executionPromise.then(
+          () => callback(),
+          () => undefined,
+        );
+    };
+    const definition = await this.definition(db, row.tenant_id, row.definition_key);
     const context = await this.context(definition);
     const cached = this.engines.get(row.id);
     this.forget(row.id);
@@ -411,23 +464,28 @@ export class BpmnService {
         definition.meta,
         context.source,
         instance,
-        stateRevision === null ? undefined : await new HistoryStore(trx).stateAt(row.tenant_id, row.id, stateRevision),
+        stateRevision === null ? undefined : await new HistoryStore(db).stateAt(row.tenant_id, row.id, stateRevision),
         row.variables,
       );
     }
     // Variables go into the history only where a replay reads them: the first activity an instance starts.
     const result =
       options.prepared?.result ??
-      (await engine.advance(input, trx, { variablesOfFirst: Boolean(options.fresh), keepAs: row.revision + 1 }));
+      (await (engine instanceof ThreadedEngine
+        ? engine.advance(input, db, { variablesOfFirst: Boolean(options.fresh), keepAs: row.revision + 1 })
+        : // Without a transaction (combined), a service task that a publisher serves fails the advance: written in a transaction then.
+          engine.advance(input, trx, { variablesOfFirst: Boolean(options.fresh) })));
     const now = this.clock.now();
     const revision = row.revision + 1;
     const tenantId = row.tenant_id;
     let guarded = false;
+    // Nothing written yet: an advance that would write more than one statement holds goes to a transaction.
+    if (combined && !this.combinable(row, result)) throw new Stale();
     if (options.unlocked) {
       if (this.guardable(row.waiting, result, options.completedTask?.executionId)) guarded = true;
       else {
         // Writes that cannot be guarded (deletes that go first, incidents): lock, and go on only if the row is the one the engine ran from.
-        const locked = await new InstanceStore(trx).lockTask(tenantId, options.unlocked.taskId);
+        const locked = await new InstanceStore(db).lockTask(tenantId, options.unlocked.taskId);
         if (
           locked?.task.state !== 'open' ||
           locked.instance.state !== 'active' ||
@@ -438,7 +496,7 @@ export class BpmnService {
     }
     // Everything the advance writes goes in one statement (see WriteBatch).
     const batch = new WriteBatch();
-    batch.add(new HistoryStore(trx).recordQuery(tenantId, row.id, result.history, revision * 100_000, guarded));
+    batch.add(new HistoryStore(db).recordQuery(tenantId, row.id, result.history, revision * 100_000, guarded));
     if (result.engineState !== undefined) {
       // A message subscription's key: the variable its message names (rt:correlationKey), else the business key.
       for (const wait of result.waits) {
@@ -453,7 +511,7 @@ export class BpmnService {
       );
       for (const wait of result.waits)
         if (wait.kind === 'task') wait.createdAt = seen.get(wait.executionId) ?? now.toISOString();
-      await new WaitStore(trx).replaceInto(
+      await new WaitStore(db).replaceInto(
         batch,
         tenantId,
         row.id,
@@ -464,7 +522,7 @@ export class BpmnService {
         options.completedTask,
         guarded,
       );
-      await new JobStore(trx).replaceInto(
+      await new JobStore(db).replaceInto(
         batch,
         tenantId,
         row.id,
@@ -474,16 +532,15 @@ export class BpmnService {
         this.settings.job_retries,
         now,
         options.completedJob,
+        // A combined advance's guard closes the completed job (a statement updates a row once).
+        combined !== undefined,
       );
       if (result.waits.some((w) => w.kind === 'job' && !row.waiting.some((p) => p.executionId === w.executionId)))
-        void trx.executionPromise.then(
-          () => this.jobsCreated.emit('created', tenantId),
-          () => undefined,
-        );
+        afterCommit(() => this.jobsCreated.emit('created', tenantId));
       // An ended instance has nothing to resume: no snapshot.
       if (result.state !== 'completed')
         batch.add(
-          new HistoryStore(trx).snapshotQuery(
+          new HistoryStore(db).snapshotQuery(
             tenantId,
             row.id,
             revision,
@@ -497,7 +554,7 @@ export class BpmnService {
     }
     for (const incident of result.incidents) {
       batch.add(
-        new IncidentStore(trx).insertQuery({
+        new IncidentStore(db).insertQuery({
           tenant_id: tenantId,
           id: newId('bpx'),
           instance_id: row.id,
@@ -535,33 +592,52 @@ export class BpmnService {
       updated_at: now,
       ended_at: saved.ended_at,
     };
-    if (guarded) {
+    if (combined) {
+      // The job closed only while its worker holds it, then the row saved only at the revision the
+      // engine ran from (locked in that order, as lockHeldWithInstance does); either finding
+      // nothing sends the call to a transaction, nothing written. Guards go first (a later guard
+      // before an earlier one): the other parts run only once both held.
+      const instance = new InstanceStore(db).saveAtQuery(tenantId, row.id, row.revision, fields);
+      combined.write.add('bpmn_instance', instance.sql, instance.bindings as Knex.RawBinding[], {
+        guard: true,
+        orTransaction: true,
+      });
+      const job = combined.closeJob(now);
+      combined.write.add('bpmn_job', job.sql, job.bindings as Knex.RawBinding[], {
+        guard: true,
+        orTransaction: true,
+      });
+      batch.addTo(combined.write, 'bpmn_advance');
+    } else if (guarded) {
       if (
         !(await batch.runGuarded(
-          trx,
-          new InstanceStore(trx).guardQuery(tenantId, row.id, row.revision, options.unlocked!.taskId, fields),
+          trx!,
+          new InstanceStore(db).guardQuery(tenantId, row.id, row.revision, options.unlocked!.taskId, fields),
         ))
       )
         throw new Stale();
     } else {
-      if (options.fresh) batch.add(new InstanceStore(trx).insertQuery(saved));
-      else batch.add(new InstanceStore(trx).saveQuery(tenantId, row.id, fields));
-      await batch.run(trx);
+      if (options.fresh) batch.add(new InstanceStore(db).insertQuery(saved));
+      else batch.add(new InstanceStore(db).saveQuery(tenantId, row.id, fields));
+      await batch.run(trx!);
     }
-    if (result.state === 'completed') this.log(tenantId, 'info', `Instance ${row.id} completed.`, { instance: row.id });
-    if (definition.meta.message_flows?.length) await this.carryMessages(trx, saved, definition, result.history);
-    if (result.engineState !== undefined) {
+    if (result.state === 'completed') {
+      const ended = () => this.log(tenantId, 'info', `Instance ${row.id} completed.`, { instance: row.id });
+      // A combined statement may still write nothing (the call then runs again in a transaction).
+      if (combined) afterCommit(ended);
+      else ended();
+    }
+    // None of these in a combined advance (keptJob and combinable leave such advances to a transaction).
+    if (trx && definition.meta.message_flows?.length) await this.carryMessages(trx, saved, definition, result.history);
+    if (trx && result.engineState !== undefined) {
       for (const wait of result.waits)
         if (wait.kind === 'call' && !row.waiting.some((w) => w.executionId === wait.executionId))
           await this.startChild(trx, saved, wait);
     }
-    if (result.state === 'completed' && saved.parent_id) await this.answerParent(trx, saved);
+    if (trx && result.state === 'completed' && saved.parent_id) await this.answerParent(trx, saved);
     if (result.state === 'active' && result.engineState !== undefined) {
       // Kept only once the advance committed: a rolled-back advance must not leave its engine behind.
-      void trx.executionPromise.then(
-        () => this.keep(saved, engine),
-        () => undefined,
-      );
+      afterCommit(() => this.keep(saved, engine));
     }
     return saved;
   }
@@ -722,9 +798,11 @@ export class BpmnService {
     if (engine instanceof ThreadedEngine) engine.keptAt(row);
     const id = row.id;
     this.forget(id);
-    const taskIds = row.waiting.flatMap((w) => (w.kind === 'task' ? [taskIdOf(id, w.executionId)] : []));
-    this.engines.set(id, { revision: row.revision, engine, row, taskIds });
-    for (const taskId of taskIds) this.keptTasks.set(taskId, id);
+    const waitIds = row.waiting.flatMap((w) =>
+      w.kind === 'task' ? [taskIdOf(id, w.executionId)] : w.kind === 'job' ? [jobIdOf(id, w.executionId)] : [],
+    );
+    this.engines.set(id, { revision: row.revision, engine, row, waitIds });
+    for (const waitId of waitIds) this.keptWaits.set(waitId, id);
     if (this.engines.size > this.settings.engine_cache) this.forget(this.engines.keys().next().value as string);
   }
 
@@ -733,7 +811,57 @@ export class BpmnService {
     const kept = this.engines.get(id);
     if (!kept) return;
     this.engines.delete(id);
-    for (const taskId of kept.taskIds) if (this.keptTasks.get(taskId) === id) this.keptTasks.delete(taskId);
+    for (const waitId of kept.waitIds) if (this.keptWaits.get(waitId) === id) this.keptWaits.delete(waitId);
+  }
+
+  /**
+   * The kept row whose engine's service task waits for job `jobId`, with the job's execution, when
+   * this kernel keeps that engine on its own thread and the definition lets an advance run
+   * without a transaction: its service tasks are all jobs (a publisher writes in the
+   * transaction while the engine runs) and it sends no messages to other pools (carried in the
+   * transaction after the advance). Undefined otherwise: the job is completed in a transaction.
+   */
+  async keptJob(
+    db: Db,
+    tenantId: string,
+    jobId: string,
+  ): Promise<{ row: InstanceRow; executionId: string } | undefined> {
+    if (!this.keepsJob(tenantId, jobId)) return undefined;
+    const kept = this.engines.get(this.keptWaits.get(jobId)!)!;
+    const wait = kept.row.waiting.find((w) => w.kind === 'job' && jobIdOf(kept.row.id, w.executionId) === jobId);
+    if (wait?.kind !== 'job' || !(kept.engine instanceof InstanceEngine) || !kept.engine.awaitsJob(wait.executionId))
+      return undefined;
+    const definition = await this.definition(db, tenantId, kept.row.definition_key);
+    if (definition.meta.message_flows?.length) return undefined;
+    const { services } = await this.context(definition);
+    if (!services.every((id) => definition.meta.jobs?.[id] !== undefined)) return undefined;
+    return { row: kept.row, executionId: wait.executionId };
+  }
+
+  /** Whether the engine job `jobId` waits in is kept here, on this thread (keptJob's first check): the call may try a combined write. */
+  keepsJob(tenantId: string, jobId: string): boolean {
+    const instanceId = this.keptWaits.get(jobId);
+    const kept = instanceId !== undefined ? this.engines.get(instanceId) : undefined;
+    return (
+      kept !== undefined &&
+      kept.row.tenant_id === tenantId &&
+      kept.engine instanceof InstanceEngine &&
+      kept.waitIds.includes(jobId)
+    );
+  }
+
+  /**
+   * Whether a combined advance's writes are all parts of one statement: the instance waited and
+   * waits only on tasks and jobs, no task vanished (cancelling one goes first), nothing failed
+   * (incidents), and an ended instance answers no parent (that locks the parent).
+   */
+  private combinable(row: InstanceRow, result: Advance): boolean {
+    if (result.engineState === undefined || result.incidents.length > 0) return false;
+    if (result.state === 'completed' && row.parent_id) return false;
+    const simple = (w: Wait) => w.kind === 'task' || w.kind === 'job';
+    if (!row.waiting.every(simple) || !result.waits.every(simple)) return false;
+    const now = new Set(result.waits.map((w) => w.executionId));
+    return row.waiting.every((w) => w.kind !== 'task' || now.has(w.executionId));
   }
 
   /** The instance's row as this kernel committed it, if its engine is kept and `revision` is still the row's. */

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { afterKey, operationHandlers, pageOf } from '../../../kernel/plugin/api.js';
+import { afterKey, operationHandlers, pageOf, RunInTransaction, type CallOf } from '../../../kernel/plugin/api.js';
 import type { Call, Handler } from '../../../kernel/types.js';
 import type { Operations } from '../generated/manifest-types.js';
 import type { JobService } from '../jobs.js';
@@ -8,6 +8,8 @@ import { JobStore, jobView } from '../store/jobs.js';
 import { advancedInstance } from './instances.js';
 
 const trx = (call: Call): Knex.Transaction => call.db as Knex.Transaction;
+
+type CompleteCall = CallOf<Operations['completeBpmnJob']>;
 
 /** The job worker routes: fetch-and-lock, complete, fail, bpmn-error, extend-lock, and the list. */
 export function jobHandlers(service: BpmnService, jobs: JobService): Record<string, Handler> {
@@ -40,13 +42,33 @@ export function jobHandlers(service: BpmnService, jobs: JobService): Record<stri
       };
     },
 
-    async completeBpmnJob(call) {
-      const body = call.body;
-      const variables = service.checkVariables(body.variables);
-      call.resourceId = call.params.id;
-      const row = await jobs.complete(trx(call), call.tenantId, call.params.id, body.worker_id, variables);
-      return { status: 200, body: await advancedInstance(call.db, row) };
-    },
+    completeBpmnJob: Object.assign(
+      async (call: CompleteCall) => {
+        const body = call.body;
+        const variables = service.checkVariables(body.variables);
+        call.resourceId = call.params.id;
+        if (call.write) {
+          // This kernel keeps the job's engine: one guarded statement with the audit record (see JobService.completeKept).
+          const kept = await jobs.completeKept(
+            call.write,
+            call.db,
+            call.tenantId,
+            call.params.id,
+            body.worker_id,
+            variables,
+          );
+          if (!kept) throw new RunInTransaction();
+          return { status: 200, body: await advancedInstance(call.db, kept) };
+        }
+        // Else, or when the job or the instance moved on meanwhile: the job and its instance locked in one statement.
+        const row = await jobs.complete(trx(call), call.tenantId, call.params.id, body.worker_id, variables);
+        return { status: 200, body: await advancedInstance(call.db, row) };
+      },
+      {
+        /** A worker's answer is the hot path: with the job's engine kept here, no transaction (asked before the handler runs). */
+        combinedWrite: (call: CompleteCall) => service.keepsJob(call.tenantId, call.params.id),
+      },
+    ),
 
     async failBpmnJob(call) {
       const body = call.body;

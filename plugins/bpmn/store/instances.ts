@@ -221,6 +221,24 @@ export class InstanceStore {
     };
   }
 
+  /**
+   * saveQuery only while the row is active at `revision` (the one a kept engine ran from), with
+   * RETURNING: a combined write's guard (see BpmnService.advanceCombined). Under a concurrent
+   * advance it waits for that one's commit and then finds the row moved on.
+   */
+  saveAtQuery(
+    tenantId: string,
+    id: string,
+    revision: number,
+    fields: Parameters<InstanceStore['saveQuery']>[2],
+  ): Write {
+    const save = this.saveQuery(tenantId, id, fields);
+    return {
+      sql: `${save.sql} and revision = ? and state = 'active' returning 1`,
+      bindings: [...save.bindings, revision],
+    };
+  }
+
   list(
     tenantId: string,
     filters: { state?: string; process_id?: string; business_key?: string },

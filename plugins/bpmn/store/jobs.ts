@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Wait } from '../instance-engine.js';
-import { textArray, valuesList, type WriteBatch } from '../batch.js';
+import { textArray, valuesList, type Write, type WriteBatch } from '../batch.js';
 
 /** The jobs table's SQL (migration 003). Every query names the tenant first; times that decide a lock are the database's. */
 
@@ -71,10 +71,12 @@ export class JobStore {
     retries: number,
     now: Date,
     completed?: string,
+    completedClosed = false,
   ): Promise<void> {
     const waiting = new Set(jobsOf(waits).map((j) => j.executionId));
     const before = new Set(jobsOf(previous).map((j) => j.executionId));
-    const gone = [...before].filter((e) => !waiting.has(e));
+    // completedClosed: the caller closes the completed job itself (closeHeldQuery, a combined write's guard).
+    const gone = [...before].filter((e) => !waiting.has(e) && !(completedClosed && e === completed));
     // Closing the jobs that went rides in the advance's one statement: the rows it closes and the
     // rows it inserts are different executions, so neither part needs to see the other's effect.
     if (gone.length > 0)
@@ -115,20 +117,26 @@ export class JobStore {
   async claim(tenantId: string, types: string[], workerId: string, max: number, lockMs: number): Promise<ClaimedJob[]> {
     // The jobs are picked in a CTE, which runs once: as `id in (select … limit n)`, the planner may
     // run the subquery again for each row it updates, locking more than `max` jobs for the worker.
+    // The update finds the rows it locked by their physical address (ctid; the lock keeps them
+    // where they are until the statement ends), and by nothing else: given the tenant or the id
+    // too, the embedded database's planner (it never gathers statistics, so every index looks
+    // alike) read every job of the tenant through whichever index it took first. The rows are the
+    // tenant's: picked chose them. One job (a worker's usual fetch) is one address, which the
+    // planner always looks up directly; a list of them it may scan the table for instead.
     const result = await this.db.raw(
       `with picked as (
-          select id from bpmn_jobs
+          select ctid from bpmn_jobs
            where tenant_id = ? and state = 'open' and type = any(?::text[]) and due_at <= now()
              and (lock_expires_at is null or lock_expires_at <= now())
            order by created_at, id limit ? for update skip locked),
         locked as (
           update bpmn_jobs j set worker_id = ?, lock_expires_at = now() + (? * interval '1 millisecond')
-            from picked where j.tenant_id = ? and j.id = picked.id
+           where ${max === 1 ? 'j.ctid = (select ctid from picked)' : 'j.ctid = any(array(select ctid from picked))'}
           returning j.*)
         select l.*, i.process_id as instance_process_id, i.business_key as instance_business_key,
                i.variables as instance_variables
           from locked l left join bpmn_instances i on i.tenant_id = l.tenant_id and i.id = l.instance_id`,
-      [tenantId, textArray(types), max, workerId, lockMs, tenantId],
+      [tenantId, textArray(types), max, workerId, lockMs],
     );
     type Row = JobRow & {
       instance_process_id: string | null;
@@ -143,6 +151,22 @@ export class JobStore {
         variables: instance_variables ?? {},
       }))
       .sort((a, b) => (a.job.id < b.job.id ? -1 : 1));
+  }
+
+  /**
+   * Closes the job as completed only while it is open and `workerId` holds its lock, unexpired by
+   * the database's clock (as lockHeld checks it), with RETURNING: a combined write's guard. Under
+   * a concurrent fetch or answer it waits for that one's commit and checks the row it left.
+   */
+  closeHeldQuery(tenantId: string, id: string, workerId: string, now: Date): Write {
+    // `(state = 'open') is true`, not `state = 'open'`: that would let a planner without
+    // statistics (the embedded database's) find the job through the open jobs' index
+    // (bpmn_jobs_open), reading all of them, rather than by its primary key.
+    return {
+      sql: `update bpmn_jobs set state = 'completed', ended_at = ?, worker_id = null, lock_expires_at = null
+             where tenant_id = ? and id = ? and (state = 'open') is true and worker_id = ? and lock_expires_at > now() returning 1`,
+      bindings: [now, tenantId, id, workerId],
+    };
   }
 
   get(tenantId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<JobRow | undefined> {

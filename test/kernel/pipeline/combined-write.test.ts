@@ -95,6 +95,35 @@ describe('pipeline: a combined write', function () {
     else expect(combined).to.be.below(24);
   });
 
+  it('runs the call again in a transaction when its handler says it needs one: one effect, one record', async () => {
+    const { res, sent } = await call('/tallies/apples/marks', { mark: 'tx-1' });
+    expect(res.status).to.equal(201);
+    expect(sent.filter((sql) => /^\s*BEGIN;/i.test(sql))).to.have.length(1);
+    expect(sent.filter((sql) => /INSERT INTO tally_marks/.test(sql))).to.have.length(1);
+    expect((await marks()).filter((m) => m === 'tx-1')).to.have.length(1);
+    expect((await db()('audit_records').where({ operation: 'markTally', status: 201 })).length).to.be.above(0);
+  });
+
+  it('runs the call again in a transaction when an orTransaction part writes nothing; the transaction answers', async () => {
+    const before404 = await records(404);
+    const before201 = await records(201);
+    const held = await call('/tallies/apples/marks', { mark: 'guard-1' });
+    expect(held.res.status).to.equal(201);
+    expect(held.sent.filter((sql) => /^\s*BEGIN;/i.test(sql))).to.deep.equal([]);
+    const missing = await call('/tallies/figs/marks', { mark: 'guard-2' });
+    expect(missing.res.status).to.equal(404);
+    // The combined statement first (it wrote nothing), then the transaction that answered.
+    const inserts = missing.sent.filter((sql) => /INSERT INTO tally_marks/.test(sql));
+    expect(inserts).to.have.length(2);
+    expect(inserts[0]).to.match(/INSERT INTO audit_records/);
+    expect(missing.sent.filter((sql) => /^\s*BEGIN;/i.test(sql))).to.have.length(1);
+    expect(await marks())
+      .to.include('guard-1')
+      .and.not.include('guard-2');
+    expect(await records(201)).to.equal(before201 + 1);
+    expect(await records(404)).to.equal(before404 + 1);
+  });
+
   it('runs a dry run in a transaction as before', async () => {
     const dry = await call('/tallies/apples/marks?dry_run=true', { mark: 'dry' }, { 'Idempotency-Key': 'k-dry' });
     expect(dry.res.status).to.equal(200);
@@ -134,6 +163,16 @@ describe('pipeline: a combined write', function () {
       expect(again.sent.filter((sql) => /^\s*BEGIN;/i.test(sql))).to.deep.equal([]);
       expect((await marks()).filter((m) => m === 'keyed')).to.have.length(1);
       expect(await recordsOf('k-1')).to.deep.equal(['success 201', 'replayed 201']);
+    });
+
+    it('a keyed call sent to a transaction claims its key there: a retry replays it', async () => {
+      const first = await keyed('tx-keyed', 'k-tx');
+      expect(first.res.status).to.equal(201);
+      expect(first.sent.filter((sql) => /^\s*BEGIN;/i.test(sql))).to.have.length(1);
+      const again = await keyed('tx-keyed', 'k-tx');
+      expect(again.res.status).to.equal(201);
+      expect(again.res.headers.get('idempotent-replayed')).to.equal('true');
+      expect((await marks()).filter((m) => m === 'tx-keyed')).to.have.length(1);
     });
 
     it('refuses the key with another payload (422) and writes nothing of that call but its record', async () => {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../../../kernel/errors.js';
+import { RunInTransaction } from '../../../kernel/db/combined-write.js';
 import type { Manifest, RouteDecl } from '../../../kernel/manifest/types.js';
 import type { Call, Handler, PluginDefinition } from '../../../kernel/types.js';
 
@@ -62,7 +63,12 @@ export function tallies(): PluginDefinition {
       const insert = `INSERT INTO tally_marks (tenant_id, tally_id, mark) SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM tallies WHERE tenant_id = ? AND id = ?)
                       ON CONFLICT DO NOTHING RETURNING mark`;
       const bindings = [tenant, id, mark, tenant, id];
-      if (call.write) {
+      // A `tx-` mark needs a transaction after all: the handler says so, and runs again in one.
+      if (call.write && mark.startsWith('tx-')) throw new RunInTransaction();
+      if (call.write && mark.startsWith('guard-')) {
+        // Taken without looking: a missing tally sends the call to a transaction, which answers it.
+        call.write.add('tally_marks', insert, bindings, { guard: true, orTransaction: true });
+      } else if (call.write) {
         // Required: a missing tally (or a mark it has already) writes nothing at all, the audit record and event included.
         const missing = (await call.db('tallies').where({ tenant_id: tenant, id }).first()) === undefined;
         call.write.add('tally_marks', insert, bindings, {

@@ -33,7 +33,7 @@ describe('bpmn: service tasks reach job workers', function () {
     // Locked: nobody else gets it, and only its holder may answer.
     expect(await fetchJobs(tk, { worker_id: 'w2', types: ['charge-happy'] })).to.have.length(0);
     const stranger = await tk.request('POST', `/bpmn/jobs/${job.id}/complete`, { body: { worker_id: 'w2' } });
-    expect(stranger.status).to.equal(409);
+    expect(stranger.status, stranger.text).to.equal(409);
     expect(stranger.body.error.message).to.match(/not locked by worker "w2"/);
     const done = await tk.request('POST', `/bpmn/jobs/${job.id}/complete`, {
       body: { worker_id: 'w1', variables: { receipt: 'r-9' } },
