@@ -26,9 +26,11 @@ const GENERATED = new Set([
  * split: the last test fails while an entry names a file that is back under the limit (or gone).
  */
 const ALLOWED_OVER: Record<string, string> = {
-  // The BPMN service was being changed for the job workers' throughput (issue 24) while the rest
-  // was split; splitting it at the same time would have made both changes unmergeable.
-  'plugins/bpmn/service.ts': 'BPMN was being changed by others during the split',
+  // Changed for the job workers' throughput (issue 24) until this session's end, so not split yet.
+  // Its seams: the kept engines (keep, forget, keptJob, keptRow), call activities (startChild,
+  // answerParent), message flows (deliver, carryMessages), and advanceIn's writes, which go out in
+  // a transaction, guarded, or as one combined statement.
+  'plugins/bpmn/service.ts': 'changed for issue 24 until the end of the session; seams named above',
 };
 
 /** Folders below the roots that hold no source of ours. */
