@@ -114,9 +114,29 @@ export class CombinedWrite {
   }
 }
 
-/** The statement of several writes: every part a CTE; the final SELECT evaluates the reads and checks the required parts. */
+/** What tells a required read from another: its text and its values. */
+function readKey(part: Part): string {
+  return `${part.sql}\u0000${JSON.stringify(part.bindings)}`;
+}
+
+/**
+ * The statement of several writes: every part a CTE; the final SELECT evaluates the reads and
+ * checks the required parts. A required read that another write of the statement already asks
+ * (the same text and values: calls made with one credential, each checking that it holds) is
+ * asked once: both writes need its row, and a statement commits all of them or none.
+ */
 export function statementOf(writes: readonly CombinedWrite[]): { sql: string; bindings: Knex.RawBinding[] } {
-  const parts = writes.flatMap((write) => write.parts);
+  let parts = writes.flatMap((write) => write.parts);
+  if (writes.length > 1) {
+    const asked = new Set<string>();
+    parts = parts.filter((part) => {
+      if (!part.read || !part.required || part.committedRows) return true;
+      const key = readKey(part);
+      if (asked.has(key)) return false;
+      asked.add(key);
+      return true;
+    });
+  }
   const bindings: Knex.RawBinding[] = [];
   const ctes = parts.map((part) => {
     bindings.push(...part.bindings);

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Call, KernelServices, Reply, StepFactory } from '../types.js';
 import { CombinedWrite, commitCombined } from './combined-write.js';
+import { confirmCredential } from '../pipeline/remembered-credential.js';
 
 /** Thrown inside the transaction to roll it back while keeping the reply (dry runs). */
 class RollbackWith extends Error {
@@ -71,6 +72,9 @@ export function transactionStep(beforeCommit: BeforeCommit[] = [], combinedCommi
       if (combines && !call.dryRun && combinedCommit.every((hook) => hook.supported(call, kernel)) && combines(call)) {
         return combined(call, next);
       }
+      // A principal taken from an authenticator's memory is confirmed by a combined write's own
+      // statement; without one it is read afresh here, before the handler runs (a no-op otherwise).
+      await confirmCredential(call);
       try {
         return await kernel.db.transaction(async (trx) => {
           call.db = trx;
