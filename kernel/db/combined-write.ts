@@ -185,31 +185,45 @@ interface Waiting {
 }
 
 /**
- * Group commit for a database with one connection (the embedded one): while a statement runs,
- * the writes that arrive wait and then go together as the next statement, so a burst of calls
- * costs one statement's overhead (parse, plan, WAL write) instead of one each. A group whose
- * statement fails is sent again one write at a time, so each call gets its own outcome.
+ * Group commit: while a statement runs, the writes that arrive wait and then go together as the
+ * next statement, so a burst of calls costs one statement's overhead (parse, plan, the commit's
+ * WAL flush, a round trip) instead of one each. `lanes` statements run at once at most: one on
+ * the embedded database (it has one connection), a few on a server, whose pool runs statements
+ * side by side — enough that a statement's round trip does not hold the next group back, few
+ * enough that each group gathers the calls that came meanwhile. A group whose statement fails
+ * (a part refused, a deadlock between two lanes' rows) is sent again one write at a time, so each
+ * call gets its own outcome.
  */
 class GroupCommitter {
   readonly #waiting: Waiting[] = [];
-  #sending = false;
+  /** Lanes sending now, and whether one is about to start. */
+  #sending = 0;
+  #starting = false;
 
-  constructor(private readonly db: Knex) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly lanes: number,
+  ) {}
 
   commit(write: CombinedWrite): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.#waiting.push({ write, resolve, reject });
-      // Sent after the other I/O callbacks of this turn of the event loop: the calls they carry on
-      // reach their commits meanwhile (the embedded database runs on this thread, so nothing
+      // Started after the other I/O callbacks of this turn of the event loop: the calls they carry
+      // on reach their commits meanwhile (the embedded database runs on this thread, so nothing
       // arrives while a statement runs).
-      if (!this.#sending) {
-        this.#sending = true;
-        setImmediate(() => void this.#send());
+      if (!this.#starting && this.#sending < this.lanes) {
+        this.#starting = true;
+        setImmediate(() => {
+          this.#starting = false;
+          void this.#send();
+        });
       }
     });
   }
 
+  /** One lane: sends groups until none waits. */
   async #send(): Promise<void> {
+    this.#sending += 1;
     try {
       while (this.#waiting.length > 0) {
         const group = this.#take();
@@ -227,7 +241,7 @@ class GroupCommitter {
         }
       }
     } finally {
-      this.#sending = false;
+      this.#sending -= 1;
     }
   }
 
@@ -247,13 +261,12 @@ class GroupCommitter {
 const committers = new WeakMap<Knex, GroupCommitter>();
 
 /**
- * Commits a call's combined write: alone on a server (its pool runs statements side by side),
- * grouped with the writes that arrive meanwhile on a database with one connection.
+ * Commits a call's combined write, grouped with the writes that arrive meanwhile: at most
+ * `lanes` statements at once (see GroupCommitter).
  */
-export function commitCombined(db: Knex, write: CombinedWrite, options: { group: boolean }): Promise<void> {
-  if (!options.group) return write.commit(db);
+export function commitCombined(db: Knex, write: CombinedWrite, options: { lanes: number }): Promise<void> {
   let committer = committers.get(db);
-  if (!committer) committers.set(db, (committer = new GroupCommitter(db)));
+  if (!committer) committers.set(db, (committer = new GroupCommitter(db, options.lanes)));
   return committer.commit(write);
 }
 

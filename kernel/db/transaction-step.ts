@@ -3,6 +3,12 @@ import type { Call, KernelServices, Reply, StepFactory } from '../types.js';
 import { CombinedWrite, commitCombined } from './combined-write.js';
 import { confirmCredential } from '../pipeline/remembered-credential.js';
 
+/**
+ * Grouped statements at once on a server (kernel/db/combined-write.ts): two, so one group's round
+ * trip does not hold the next back; the embedded database runs one at a time on its one connection.
+ */
+const SERVER_LANES = 2;
+
 /** Thrown inside the transaction to roll it back while keeping the reply (dry runs). */
 class RollbackWith extends Error {
   constructor(readonly reply: Reply) {
@@ -31,7 +37,7 @@ export interface CombinedCommit {
  * A dry run executes everything and then rolls back, skipping the hooks. The handler's
  * `beforeTransaction` work, when it has some, runs first, outside the transaction. A handler that
  * asks for a combined write (`combinedWrite`) gets no transaction: its writes and the hooks' parts
- * go as one statement (kernel/db/combined-write.ts), grouped with other calls' on the embedded database.
+ * go as one statement (kernel/db/combined-write.ts), grouped with the calls' that arrive meanwhile.
  */
 export function transactionStep(beforeCommit: BeforeCommit[] = [], combinedCommit: CombinedCommit[] = []): StepFactory {
   return (route, kernel, handler) => {
@@ -53,7 +59,7 @@ export function transactionStep(beforeCommit: BeforeCommit[] = [], combinedCommi
       try {
         const reply = await next();
         for (const hook of combinedCommit) hook.add(write, call, reply, kernel);
-        await commitCombined(kernel.db, write, { group: kernel.config.database.url === undefined });
+        await commitCombined(kernel.db, write, { lanes: kernel.config.database.url === undefined ? 1 : SERVER_LANES });
         return reply;
       } catch (err) {
         call.notes.audited = false;
