@@ -6,6 +6,8 @@
  */
 const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** NUL or any surrogate: a string without one (nearly every string) needs no look around its characters. */
+const SUSPECT = /[\u0000\uD800-\uDFFF]/;
 const MAX_DEPTH = 16;
 const MAX_KEYS = 200;
 
@@ -17,7 +19,7 @@ export class Storable {
 
   text(value: string, maxChars = this.maxChars): string {
     let out = value;
-    if (UNSTORABLE.test(out)) {
+    if (SUSPECT.test(out) && UNSTORABLE.test(out)) {
       out = out.replaceAll('\u0000', '\ufffd').replace(LONE_SURROGATES, '\ufffd');
       this.changed = true;
     }

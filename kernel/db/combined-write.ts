@@ -141,9 +141,29 @@ export class CombinedWrite {
   }
 }
 
-/** The statement of several writes: every part a CTE; the final SELECT evaluates the reads and checks the required parts. */
+/** What tells a required read from another: its text and its values. */
+function readKey(part: Part): string {
+  return `${part.sql}\u0000${JSON.stringify(part.bindings)}`;
+}
+
+/**
+ * The statement of several writes: every part a CTE; the final SELECT evaluates the reads and
+ * checks the required parts. A required read that another write of the statement already asks
+ * (the same text and values: calls made with one credential, each checking that it holds) is
+ * asked once: both writes need its row, and a statement commits all of them or none.
+ */
 export function statementOf(writes: readonly CombinedWrite[]): { sql: string; bindings: Knex.RawBinding[] } {
-  const parts = writes.flatMap((write) => write.parts);
+  let parts = writes.flatMap((write) => write.parts);
+  if (writes.length > 1) {
+    const asked = new Set<string>();
+    parts = parts.filter((part) => {
+      if (!part.read || !part.required || part.committedRows) return true;
+      const key = readKey(part);
+      if (asked.has(key)) return false;
+      asked.add(key);
+      return true;
+    });
+  }
   const bindings: Knex.RawBinding[] = [];
   const ctes = parts.map((part) => {
     bindings.push(...part.bindings);
@@ -194,31 +214,45 @@ interface Waiting {
 }
 
 /**
- * Group commit for a database with one connection (the embedded one): while a statement runs,
- * the writes that arrive wait and then go together as the next statement, so a burst of calls
- * costs one statement's overhead (parse, plan, WAL write) instead of one each. A group whose
- * statement fails is sent again one write at a time, so each call gets its own outcome.
+ * Group commit: while a statement runs, the writes that arrive wait and then go together as the
+ * next statement, so a burst of calls costs one statement's overhead (parse, plan, the commit's
+ * WAL flush, a round trip) instead of one each. `lanes` statements run at once at most: one on
+ * the embedded database (it has one connection), a few on a server, whose pool runs statements
+ * side by side — enough that a statement's round trip does not hold the next group back, few
+ * enough that each group gathers the calls that came meanwhile. A group whose statement fails
+ * (a part refused, a deadlock between two lanes' rows) is sent again one write at a time, so each
+ * call gets its own outcome.
  */
 class GroupCommitter {
   readonly #waiting: Waiting[] = [];
-  #sending = false;
+  /** Lanes sending now, and whether one is about to start. */
+  #sending = 0;
+  #starting = false;
 
-  constructor(private readonly db: Knex) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly lanes: number,
+  ) {}
 
   commit(write: CombinedWrite): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.#waiting.push({ write, resolve, reject });
-      // Sent after the other I/O callbacks of this turn of the event loop: the calls they carry on
-      // reach their commits meanwhile (the embedded database runs on this thread, so nothing
+      // Started after the other I/O callbacks of this turn of the event loop: the calls they carry
+      // on reach their commits meanwhile (the embedded database runs on this thread, so nothing
       // arrives while a statement runs).
-      if (!this.#sending) {
-        this.#sending = true;
-        setImmediate(() => void this.#send());
+      if (!this.#starting && this.#sending < this.lanes) {
+        this.#starting = true;
+        setImmediate(() => {
+          this.#starting = false;
+          void this.#send();
+        });
       }
     });
   }
 
+  /** One lane: sends groups until none waits. */
   async #send(): Promise<void> {
+    this.#sending += 1;
     try {
       while (this.#waiting.length > 0) {
         const group = this.#take();
@@ -236,7 +270,7 @@ class GroupCommitter {
         }
       }
     } finally {
-      this.#sending = false;
+      this.#sending -= 1;
     }
   }
 
@@ -256,13 +290,12 @@ class GroupCommitter {
 const committers = new WeakMap<Knex, GroupCommitter>();
 
 /**
- * Commits a call's combined write: alone on a server (its pool runs statements side by side),
- * grouped with the writes that arrive meanwhile on a database with one connection.
+ * Commits a call's combined write, grouped with the writes that arrive meanwhile: at most
+ * `lanes` statements at once (see GroupCommitter).
  */
-export function commitCombined(db: Knex, write: CombinedWrite, options: { group: boolean }): Promise<void> {
-  if (!options.group) return write.commit(db);
+export function commitCombined(db: Knex, write: CombinedWrite, options: { lanes: number }): Promise<void> {
   let committer = committers.get(db);
-  if (!committer) committers.set(db, (committer = new GroupCommitter(db)));
+  if (!committer) committers.set(db, (committer = new GroupCommitter(db, options.lanes)));
   return committer.commit(write);
 }
 

@@ -1,6 +1,13 @@
 import type { Knex } from 'knex';
 import type { Call, KernelServices, Reply, Step, StepFactory } from '../types.js';
 import { CombinedWrite, RunInTransaction, commitCombined } from './combined-write.js';
+import { confirmCredential } from '../pipeline/remembered-credential.js';
+
+/**
+ * Grouped statements at once on a server (kernel/db/combined-write.ts): two, so one group's round
+ * trip does not hold the next back; the embedded database runs one at a time on its one connection.
+ */
+const SERVER_LANES = 2;
 
 /** Thrown inside the transaction to roll it back while keeping the reply (dry runs). */
 class RollbackWith extends Error {
@@ -47,6 +54,9 @@ export function transactionStep(beforeCommit: BeforeCommit[] = [], combinedCommi
     const combines = handler?.combinedWrite;
     /** The handler and the hooks in one transaction (a dry run's rolled back). */
     async function inTransaction(call: Call, next: () => Promise<Reply>): Promise<Reply> {
+      // A principal taken from an authenticator's memory is confirmed by a combined write's own
+      // statement; without one it is read afresh here, before the handler runs (a no-op otherwise).
+      await confirmCredential(call);
       try {
         return await kernel.db.transaction(async (trx) => {
           call.db = trx;
@@ -75,7 +85,7 @@ export function transactionStep(beforeCommit: BeforeCommit[] = [], combinedCommi
       try {
         const reply = await next();
         for (const hook of combinedCommit) hook.add(write, call, reply, kernel);
-        await commitCombined(kernel.db, write, { group: kernel.config.database.url === undefined });
+        await commitCombined(kernel.db, write, { lanes: kernel.config.database.url === undefined ? 1 : SERVER_LANES });
         return reply;
       } catch (err) {
         call.notes.audited = false;

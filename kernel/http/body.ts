@@ -9,6 +9,11 @@ function hasBody(ctx: Context): boolean {
   return ctx.get('transfer-encoding') !== '' || (length !== '' && length !== '0');
 }
 
+/** The Content-Type almost every JSON call sends, told without parsing it (ctx.is decides every other). */
+function isJson(type: string | undefined): boolean {
+  return type === 'application/json' || type === 'application/json; charset=utf-8';
+}
+
 async function readRaw(ctx: Context, limit: number): Promise<Buffer> {
   try {
     const length = ctx.get('content-length');
@@ -41,7 +46,7 @@ export async function readBody(
   const raw = await readRaw(ctx, limits.json);
   if (raw.length === 0) return undefined;
   if (type === 'none') return undefined;
-  if (!ctx.is('application/json', '+json'))
+  if (!isJson(ctx.req.headers['content-type']) && !ctx.is('application/json', '+json'))
     throw new ApiError('unsupported_media_type', 'This route takes Content-Type: application/json.');
   try {
     return JSON.parse(raw.toString('utf8')) as unknown;

@@ -10,6 +10,7 @@ import { validateStep } from '../manifest/validate-step.js';
 import { transactionStep } from '../db/transaction-step.js';
 import { idempotencyStep } from '../idempotency/step.js';
 import { keyInCombinedWrite } from '../idempotency/combined.js';
+import { credentialInCombinedWrite } from './remembered-credential.js';
 import { pagingStep } from '../paging/step.js';
 import { entityTagStep } from '../concurrency/etag.js';
 import { ticketStep } from '../realtime/ticket-step.js';
@@ -28,7 +29,8 @@ import type { TicketStore } from '../realtime/tickets.js';
  * recorded as a dry run when it was one); the dry-run report wraps the reply after the audit
  * step has recorded what would have happened. Idempotency runs inside the transaction, so a
  * stored response commits with its effect and audit record or not at all (in a combined write,
- * in the same statement). A WebSocket route
+ * in the same statement, which also confirms a principal the authentication step took from an
+ * authenticator's memory). A WebSocket route
  * authenticates by its ticket instead of the credential chain; it and an event-stream route are
  * GETs, so no transaction, idempotency or audit step applies to them. The ETag step sits next
  * to the handler, so the reply the idempotency step stores carries the ETag it was sent with.
@@ -49,7 +51,8 @@ export function pipelineFactories(
     authorizeStep,
     ...(extra.authorize ?? []),
     validateStep(compiler),
-    transactionStep([auditBeforeCommit], [auditInCombinedWrite, keyInCombinedWrite]),
+    // The credential's guard is added last, so it goes first: a call whose credential no longer holds claims no key.
+    transactionStep([auditBeforeCommit], [auditInCombinedWrite, keyInCombinedWrite, credentialInCombinedWrite]),
     idempotencyStep,
     pagingStep,
     entityTagStep,
