@@ -14,6 +14,7 @@ import {
   dropForeignEvents,
   insertEvent,
   insertEventRow,
+  nextXact,
   parseNotification,
   readAfter,
   readByIds,
@@ -44,6 +45,13 @@ const MAX_PAYLOAD_BYTES = 64 * 1024;
 const BATCH = 500;
 /** Events delivered by notification before the poll reached them, remembered so the poll skips them. */
 const EARLY_LIMIT = 100_000;
+/**
+ * After the listener (re)connects, the poll looks again after this, then twice as long each time
+ * up to the poll interval, until it has read everything committed before the connect: the
+ * notifications sent meanwhile were lost, and the poll reads only below the horizon, which any
+ * transaction still open on the server (of any client) holds back.
+ */
+const CATCH_UP_FIRST_MS = 100;
 
 interface Subscription {
   readonly handler: EventHandler;
@@ -95,6 +103,9 @@ export function createEventBus(options: EventBusOptions): EventBus {
   let fetching: Promise<void> = Promise.resolve();
   let fetchScheduled = false;
   let failing = false;
+  /** Set on a (re)connect: the poll has caught up once its position reaches this transaction id. */
+  let catchUpTo: number | undefined;
+  let catchUpDelay = CATCH_UP_FIRST_MS;
   let stopped = false;
 
   const received = new Counter({
@@ -198,7 +209,13 @@ export function createEventBus(options: EventBusOptions): EventBus {
           polling = undefined;
           const again = pollAgain;
           pollAgain = false;
-          pollSoon(again ? 0 : options.pollMs);
+          if (catchUpTo !== undefined && position && position.xact >= catchUpTo - 1) catchUpTo = undefined;
+          let delay = options.pollMs;
+          if (catchUpTo !== undefined) {
+            delay = Math.min(catchUpDelay, options.pollMs);
+            catchUpDelay *= 2;
+          }
+          pollSoon(again ? 0 : delay);
         });
     }, delay);
     timer.unref();
@@ -285,7 +302,16 @@ export function createEventBus(options: EventBusOptions): EventBus {
             else notifiedIds.add(said.id);
             fetchSoon();
           },
-          connected: () => pollSoon(0),
+          connected: () => {
+            nextXact(db).then(
+              (xact) => {
+                catchUpTo = xact;
+                catchUpDelay = CATCH_UP_FIRST_MS;
+                pollSoon(0);
+              },
+              () => pollSoon(0),
+            );
+          },
         },
         logger,
       );

@@ -158,6 +158,15 @@ export async function currentPosition(db: Knex): Promise<Position> {
 }
 
 /**
+ * The id the next transaction to start will get: every transaction that committed before this
+ * call has a smaller one, so a reader whose horizon reached it has read all of them.
+ */
+export async function nextXact(db: Knex): Promise<number> {
+  const result = await db.raw('SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS xact');
+  return Number((result.rows as Array<{ xact: string | number }>)[0]?.xact);
+}
+
+/**
  * The next events after `after`, in (xact, id) order, only from transactions below the horizon
  * (every transaction older than the oldest still running has finished). Ids alone would not do:
  * a transaction that began earlier can commit a smaller id after a larger one was read. Returns

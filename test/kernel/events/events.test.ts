@@ -296,4 +296,34 @@ describe('events across two kernels on one database', function () {
     expect(there.got.map((e) => e.payload)).to.deep.equal([{ n: 1 }, { n: 2 }]);
     there.stop();
   });
+
+  it('catches up after a reconnect once a transaction that held the horizon back ends', async () => {
+    const there = inbox(two.kernel.services.events, 'test.held');
+    const name = listenerName(channelFor(schema));
+    const knex = one.kernel.database.knex;
+    // A transaction with an id, left open: the poll reads nothing newer until it ends.
+    const held = await knex.transaction();
+    try {
+      await held.raw('SELECT txid_current()');
+      await knex.raw('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ?', [name]);
+      await one.kernel.services.events.publish('test.held', { n: 1 });
+      await until(
+        async () =>
+          Number(
+            (await knex.raw('SELECT count(*)::integer AS n FROM pg_stat_activity WHERE application_name = ?', [name]))
+              .rows[0].n,
+          ) === 2,
+        10_000,
+      );
+      // The reconnect's first poll ran while the horizon was held: it found nothing to deliver.
+      await sleep(500);
+      expect(there.got).to.deep.equal([]);
+    } finally {
+      await held.rollback();
+    }
+    // The poll interval is a minute: only the reconnect's catch-up, looking again, delivers it now.
+    await until(async () => there.got.length === 1, 10_000);
+    expect(there.got[0]?.payload).to.deep.equal({ n: 1 });
+    there.stop();
+  });
 });
