@@ -6,6 +6,7 @@ import { baselineWasmOnly } from './pglite-code.js';
 import { pglite, pgliteOptions } from './pglite-options.js';
 import { takeStagedCopy } from './staging.js';
 import { keepMigratedCopy, markUsed, migratedDir, template } from './templates.js';
+import { keepMemoryTemplate, memoryTemplate } from './memory-templates.js';
 
 // The templates' and staging's own exports, where their callers (connect.ts, tests, the bench) find them.
 export { stageNewestTemplate } from './staging.js';
@@ -25,17 +26,22 @@ export interface EmbeddedDatabase {
  * cluster starts as a copy of a kept template rather than running initdb: the one already
  * migrated to `migrationKey` when there is one (the migrations then find nothing to do), else
  * the bare initdb one, and the first migrated cluster of each migration set is kept for the next.
+ * A database in memory does the same from an archive (memory-templates.ts).
  */
 export async function openEmbedded(dir: string | undefined, migrationKey?: string): Promise<EmbeddedDatabase> {
   baselineWasmOnly();
   const { PGlite } = pglite();
   if (!dir) {
+    const migrated = migrationKey ? memoryTemplate(migrationKey) : undefined;
+    if (migrated) return { pglite: new PGlite({ ...(await pgliteOptions()), loadDataDir: new Blob([migrated]) }) };
     const kept = await template();
+    const db = new PGlite({
+      ...(await pgliteOptions()),
+      ...(kept ? { loadDataDir: new Blob([readFileSync(join(kept, 'data.tar'))]) } : {}),
+    });
     return {
-      pglite: new PGlite({
-        ...(await pgliteOptions()),
-        ...(kept ? { loadDataDir: new Blob([readFileSync(join(kept, 'data.tar'))]) } : {}),
-      }),
+      pglite: db,
+      ...(kept && migrationKey ? { keepMigrated: () => keepMemoryTemplate(db, migrationKey) } : {}),
     };
   }
   mkdirSync(dir, { recursive: true });

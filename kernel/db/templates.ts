@@ -28,7 +28,7 @@ import { pglite, pgliteOptions, startParams } from './pglite-options.js';
 const require = createRequire(import.meta.url);
 
 /** Where the initialised cluster of the installed PGlite version is kept. */
-function templateDir(): string {
+export function templateDir(): string {
   const pkg = JSON.parse(
     readFileSync(join(dirname(require.resolve('@electric-sql/pglite')), '..', 'package.json'), 'utf8'),
   ) as { version: string };
