@@ -5,6 +5,7 @@ import type { AdvanceOptions, CombinedAdvance } from './advance-types.js';
 import { WriteBatch } from './batch.js';
 import { jobIdOf, newId, taskIdOf } from './ids.js';
 import type { Advance } from './instance-engine.js';
+import type { BpmnService } from './service.js';
 import { JobStore } from './store/jobs.js';
 import {
   HistoryStore,
@@ -15,13 +16,6 @@ import {
   type InstanceRow,
 } from './store.js';
 import { Stale, combinable, guardOrLock } from './write-guards.js';
-
-type Log = (
-  tenantId: string,
-  level: 'info' | 'warn' | 'error',
-  message: string,
-  fields: Record<string, unknown>,
-) => void;
 
 /** Where an advance's writes go: the call's transaction, or (combined) its combined write. */
 export class WriteTarget {
@@ -56,7 +50,7 @@ export class AdvanceWrites {
   constructor(
     private readonly clock: Clock,
     private readonly jobRetries: number,
-    private readonly log: Log,
+    private readonly log: BpmnService['log'],
     /** Told 'created' (with the tenant) once an advance that created jobs committed. */
     private readonly jobsCreated: EventEmitter,
   ) {}

@@ -4,17 +4,11 @@ import type { Settings } from './generated/manifest-types.js';
 import { InstanceEngine, type EngineDeps } from './instance-engine.js';
 import { EnginePool, defaultEngineThreads } from './main-engine-pool.js';
 import { ThreadedEngine } from './main-threaded-engine.js';
+import type { BpmnService } from './service.js';
 import { type DefinitionRow, HistoryStore, type InstanceRow } from './store.js';
 
 /** An instance's engine on the main thread or in an engine thread: the same advance. */
 export type AnyEngine = InstanceEngine | ThreadedEngine;
-
-type Log = (
-  tenantId: string,
-  level: 'info' | 'warn' | 'error',
-  message: string,
-  fields: Record<string, unknown>,
-) => void;
 
 /**
  * Makes an instance's engine from its saved state: in an engine thread when the definition
@@ -27,7 +21,7 @@ export class EngineFactory {
   constructor(
     private readonly settings: Settings,
     private readonly engineDeps: Omit<EngineDeps, 'log' | 'maxSteps' | 'retries'>,
-    private readonly log: Log,
+    private readonly log: BpmnService['log'],
   ) {
     const threads = settings.engine_threads ?? defaultEngineThreads();
     if (threads > 0) this.pool = new EnginePool(threads, log);
