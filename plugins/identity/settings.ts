@@ -56,10 +56,17 @@ function providerSettings(p: ConfiguredProvider): ProviderSettings {
 }
 
 /**
+ * scrypt's least cost outside the test profile: OWASP's floor, N = 2^17 (about half a second of
+ * CPU here). The test profile may go lower: its suite boots hundreds of kernels, each hashing the
+ * bootstrap admin's password and signing in, and spent most of its CPU on scrypt.
+ */
+export const OWASP_SCRYPT_LOG_N = 17;
+
+/**
  * The identity plugin's settings (`settings.identity` in a config profile) as its parts use them.
  * The kernel checked them against the manifest's `settings` schema and filled in its defaults;
- * left to check here is what spans fields: a provider's tenant, and one provider per issuer and
- * audience pair.
+ * left to check here is what spans fields: a provider's tenant, one provider per issuer and
+ * audience pair, and scrypt's cost against the profile.
  */
 export function readSettings(
   raw: Readonly<Settings>,
@@ -70,6 +77,10 @@ export function readSettings(
   for (const p of raw.oidc_providers)
     if (!p.tenant_id && !p.claims?.tenant)
       problems.push(`settings.identity.oidc_providers ${p.id}: needs tenant_id or claims.tenant`);
+  if (raw.password.scrypt_log_n < OWASP_SCRYPT_LOG_N && profile !== 'test')
+    problems.push(
+      `settings.identity.password.scrypt_log_n ${raw.password.scrypt_log_n}: below ${OWASP_SCRYPT_LOG_N} (OWASP's floor) is accepted only under the test profile`,
+    );
   const providers = raw.oidc_providers.map(providerSettings);
   // A pair belongs to one provider, so a token is validated by one and signs in one way.
   const pairs = new Map<string, string>();

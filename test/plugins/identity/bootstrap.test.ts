@@ -19,7 +19,7 @@ async function bootCapturingStderr(overrides: Record<string, unknown>): Promise<
 }
 
 describe('bootstrap of tenant default and user admin', function () {
-  // Each test boots a kernel and signs in with scrypt (N = 2^17): on a loaded two-core machine that passes 30 s.
+  // Each test boots a kernel and signs in: on a loaded two-core machine that passed 30 s when scrypt ran at N = 2^17.
   this.timeout(120_000);
   it('generates a password when none is configured and prints it once to stderr', async () => {
     const { tk, stderr } = await bootCapturingStderr({

@@ -16,7 +16,7 @@ function expectConflict(res: HttpResult): void {
  * a role that grants runtime:account:admin. Whatever would remove the last one is 409.
  */
 describe('the last active account admin of the bootstrap tenant', function () {
-  // Each test signs in several users with scrypt (N = 2^17): on a loaded two-core machine that passes 30 s.
+  // Each test signs in several users: on a loaded two-core machine that passed 30 s when scrypt ran at N = 2^17.
   this.timeout(120_000);
   let tk: TestKernel;
   let root: string;

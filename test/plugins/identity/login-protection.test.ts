@@ -5,6 +5,11 @@ import { hashPassword } from '../../../plugins/identity/passwords/scrypt.js';
 
 const PLUGINS = ['system', 'identity', 'audit', 'components'];
 const PASSWORD = 'correct horse battery staple';
+/**
+ * The production cost, not the test profile's cheap one: these tests time sign-ins against each
+ * other, flood the hash queue, and check what is stored.
+ */
+const OWASP_COST = { scrypt_log_n: 17 };
 
 describe('POST /auth/login protection', () => {
   const time = movableClock();
@@ -12,7 +17,10 @@ describe('POST /auth/login protection', () => {
   let admin: string;
 
   before(async () => {
-    tk = await startKernel({ plugins: PLUGINS }, { clock: time.clock });
+    tk = await startKernel(
+      { plugins: PLUGINS, settings: { identity: { password: OWASP_COST } } },
+      { clock: time.clock },
+    );
     admin = await loginAdmin(tk);
   });
   after(() => tk.close());
@@ -140,7 +148,7 @@ describe('POST /auth/login under a flood', () => {
   before(async () => {
     tk = await startKernel({
       plugins: PLUGINS,
-      settings: { identity: { password: { max_concurrent_hashes: 1, max_queued_hashes: 2 } } },
+      settings: { identity: { password: { ...OWASP_COST, max_concurrent_hashes: 1, max_queued_hashes: 2 } } },
     });
     reader = await mintToken(tk, await loginAdmin(tk), ['viewer']);
   });
@@ -165,5 +173,36 @@ describe('POST /auth/login under a flood', () => {
     const limited = answers.find((a) => a.status === 429);
     expect(limited?.body.error.code).to.equal('too_many_requests');
     expect(limited?.headers.get('retry-after')).to.equal('1');
+  });
+});
+
+describe("scrypt's cost against the config profile", () => {
+  it('refuses to boot below N = 2^17 outside the test profile, naming the setting', async () => {
+    let failure: unknown;
+    try {
+      const tk = await startKernel({
+        profile: 'local',
+        plugins: PLUGINS,
+        settings: { identity: { password: { scrypt_log_n: 12 } } },
+      });
+      await tk.close();
+    } catch (err) {
+      failure = err;
+    }
+    expect(String(failure)).to.match(
+      /settings\.identity\.password\.scrypt_log_n 12: below 17 .* only under the test profile/,
+    );
+  });
+
+  it('hashes with the cost the test profile sets', async () => {
+    const tk = await startKernel({ plugins: PLUGINS, settings: { identity: { password: { scrypt_log_n: 11 } } } });
+    try {
+      const admin = await loginAdmin(tk);
+      await createUser(tk, admin, { username: 'cheap-hash', password: PASSWORD, roles: [] });
+      const row = await tk.kernel.database.knex('identity_users').where({ username: 'cheap-hash' }).first();
+      expect(row.password_hash).to.match(/^\$scrypt\$ln=11,r=8,p=1\$/);
+    } finally {
+      await tk.close();
+    }
   });
 });
