@@ -18,21 +18,42 @@ const SERIAL = [
   'dist/test/plugins/identity/sessions.test.js',
   'dist/test/plugins/identity/login-protection.test.js',
 ];
-const ALL = 'dist/test/**/*.test.js';
 
-/** Test files that boot no kernel and start no process: the fast loop (`npm run test:unit`). */
-function unitFiles() {
-  const boots = /startKernel|createKernel|runtimeKernel|startNode|spawnProcess|spawn\(|execFile|fork\(/;
+/** Every compiled test file with its text, in path order. */
+function testFiles() {
   const files = [];
   const walk = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.test.js') && !boots.test(readFileSync(path, 'utf8'))) files.push(path);
+      else if (entry.name.endsWith('.test.js')) files.push({ path, text: readFileSync(path, 'utf8') });
     }
   };
   walk(join('dist', 'test'));
-  return files.sort();
+  return files.sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+/** Test files that boot no kernel and start no process: the fast loop (`npm run test:unit`). */
+function unitFiles() {
+  const boots = /startKernel|createKernel|runtimeKernel|startNode|spawnProcess|spawn\(|execFile|fork\(/;
+  return testFiles()
+    .filter((file) => !boots.test(file.text))
+    .map((file) => file.path);
+}
+
+/**
+ * The parallel group's files, those that drive a browser first: they are the longest by far
+ * (minutes each), and started last they would run on alone after every other file had finished.
+ * Mocha hands files to its workers in this order.
+ */
+function parallelFiles() {
+  const serial = new Set(SERIAL.flatMap((pattern) => (pattern.includes('*') ? [] : [join(pattern)])));
+  const serialFolders = SERIAL.filter((pattern) => pattern.includes('**')).map((pattern) => pattern.split('**')[0]);
+  const files = testFiles().filter(
+    (file) => !serial.has(file.path) && !serialFolders.some((folder) => file.path.startsWith(folder)),
+  );
+  const browser = (file) => /support\/browser\.js/.test(file.text);
+  return [...files.filter(browser), ...files.filter((file) => !browser(file))].map((file) => file.path);
 }
 
 // 60 s: a before hook that boots a kernel on a loaded two-core machine (CI runs four files at once) can
@@ -43,7 +64,7 @@ const jobs = Number(process.env.TEST_JOBS || 4);
 const groups = {
   // Everything but the serial group, `jobs` files at a time (TEST_JOBS, 4 by default: most of a
   // file's time is spent waiting on a database, broker or timer, so two cores keep four busy).
-  parallel: { spec: [ALL], ignore: SERIAL, parallel: true, jobs },
+  parallel: { spec: parallelFiles(), parallel: true, jobs },
   serial: { spec: SERIAL },
   unit: { spec: unitFiles(), parallel: true, jobs },
   // A file or glob given on the command line (`npm run test:file -- <path>`), in this process.
