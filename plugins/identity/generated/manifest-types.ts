@@ -14,7 +14,7 @@ export type Settings = {
   api_token_default_days: number | null;
   /** Password hashing (scrypt, r = 8, p = 1). */
   password: {
-    /** scrypt's cost N as a power of two; OWASP's floor, 2^17, is the least accepted. */
+    /** scrypt's cost N as a power of two. OWASP's floor, 2^17, is the least accepted outside the test profile, where the suite's hundreds of sign-ins may use less. */
     scrypt_log_n: number;
     /** Password hashes computed at once on an instance. */
     max_concurrent_hashes: number;
