@@ -6,8 +6,7 @@ import { ConformanceError } from '../manifest/conformance.js';
 import { toApiError } from '../errors.js';
 import { isDatabaseUnreachable } from '../db/errors.js';
 import type { AuditEntry, AuditSink, Call, KernelServices, Reply, StepFactory } from '../types.js';
-import { commitGrouped, type CombinedCommit } from '../db/transaction-step.js';
-import { CombinedWrite } from '../db/combined-write.js';
+import type { CombinedCommit } from '../db/transaction-step.js';
 
 function sinkOf(kernel: KernelServices): AuditSink | undefined {
   return kernel.audit;
@@ -73,8 +72,7 @@ export const auditInCombinedWrite: CombinedCommit = {
  * Outermost step of every audited (mutating) route, so calls refused by any later step — 401,
  * 403, 404, 400, 409, 422 — are recorded too. Exactly one record per call: a committed call's
  * record was written in its transaction (auditBeforeCommit); every other outcome (refused,
- * failed, dry run) is written here, after the rollback, in a statement without the effect (grouped
- with other calls' statements). Records of
+ * failed, dry run) is written here, after the rollback, in a statement of its own. Records of
  * unauthenticated calls go to the account trail at a bounded rate.
  */
 export const auditStep: StepFactory = (route, kernel) => {
@@ -102,13 +100,7 @@ export const auditStep: StepFactory = (route, kernel) => {
   const write = async (call: Call, entry: AuditEntry): Promise<void> => {
     const sink = sinkOf(kernel) as AuditSink;
     try {
-      if (sink.addTo) {
-        // Grouped with the combined writes and other records arriving meanwhile: a burst of calls
-        // that commit no transaction of their own (refusals, long polls) costs one statement.
-        const alone = new CombinedWrite();
-        sink.addTo(alone, entry);
-        await commitGrouped(kernel, alone);
-      } else await sink.write(kernel.db, entry);
+      await sink.write(kernel.db, entry);
     } catch (err) {
       if (isDatabaseUnreachable(err)) throw err;
       // The entry is already made storable; should the database still refuse it, the record is

@@ -9,11 +9,6 @@ import { confirmCredential } from '../pipeline/remembered-credential.js';
  */
 const SERVER_LANES = 2;
 
-/** Sends a combined write with the others arriving meanwhile (group commit, at most the database's lanes at once). */
-export function commitGrouped(kernel: KernelServices, write: CombinedWrite): Promise<void> {
-  return commitCombined(kernel.db, write, { lanes: kernel.config.database.url === undefined ? 1 : SERVER_LANES });
-}
-
 /** Thrown inside the transaction to roll it back while keeping the reply (dry runs). */
 class RollbackWith extends Error {
   constructor(readonly reply: Reply) {
@@ -90,7 +85,7 @@ export function transactionStep(beforeCommit: BeforeCommit[] = [], combinedCommi
       try {
         const reply = await next();
         for (const hook of combinedCommit) hook.add(write, call, reply, kernel);
-        await commitGrouped(kernel, write);
+        await commitCombined(kernel.db, write, { lanes: kernel.config.database.url === undefined ? 1 : SERVER_LANES });
         return reply;
       } catch (err) {
         call.notes.audited = false;
