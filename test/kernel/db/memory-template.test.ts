@@ -1,14 +1,13 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { rmSync, statSync, writeFileSync } from 'node:fs';
 import { openEmbedded } from '../../../kernel/db/embedded.js';
-import { memoryTemplate } from '../../../kernel/db/memory-templates.js';
-import { templateDir } from '../../../kernel/db/templates.js';
+import { memoryArchiveFile, memoryTemplate } from '../../../kernel/db/memory-templates.js';
 
 describe('embedded database in memory: the migrated archive', function () {
   this.timeout(120_000);
   const key = `${randomBytes(8).toString('hex')}`;
-  after(() => rmSync(`${templateDir()}-memory-${key}.tar`, { force: true }));
+  after(() => rmSync(memoryArchiveFile(key), { force: true }));
 
   it('keeps the first migrated cluster of a migration set as an archive, and loads the next database in memory from it', async () => {
     expect(memoryTemplate(key), 'no archive before the first start').to.equal(undefined);
@@ -23,6 +22,7 @@ describe('embedded database in memory: the migrated archive', function () {
       await first.pglite.close();
     }
     expect(memoryTemplate(key), 'the archive is kept under its key').to.be.instanceOf(Buffer);
+    expect(statSync(memoryArchiveFile(key)).size, 'kept compressed').to.be.below(8_000_000);
 
     const second = await openEmbedded(undefined, key);
     try {
@@ -49,6 +49,23 @@ describe('embedded database in memory: the migrated archive', function () {
       ).to.deep.equal([{ n: 0 }]);
     } finally {
       await unkeyed.pglite.close();
+    }
+  });
+
+  it('removes a damaged archive and migrates as if none were kept', async () => {
+    const damaged = `${key}0`;
+    writeFileSync(memoryArchiveFile(damaged), 'not an archive');
+    try {
+      expect(memoryTemplate(damaged)).to.equal(undefined);
+      expect(() => statSync(memoryArchiveFile(damaged)), 'removed').to.throw();
+      const opened = await openEmbedded(undefined, damaged);
+      try {
+        expect(opened.keepMigrated, 'a new database offers to keep itself').to.be.a('function');
+      } finally {
+        await opened.pglite.close();
+      }
+    } finally {
+      rmSync(memoryArchiveFile(damaged), { force: true });
     }
   });
 });
