@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
@@ -80,7 +81,15 @@ export function createSocketRegistry(input: {
     else slots.delete(key);
   }
 
+  let lastBeat = performance.now();
   function beat(): void {
+    const now = performance.now();
+    // A beat that comes late ran after a stall (a long task, a starved CPU): timers run before
+    // the socket reads of the same loop turn, so the pongs that came meanwhile are not read yet.
+    // It judges nobody; the next beat, on time, judges by the last ping.
+    const late = now - lastBeat > limits.pingIntervalMs * 1.5;
+    lastBeat = now;
+    if (late) return;
     for (const entry of open) {
       if (!entry.alive) {
         entry.socket.terminate();

@@ -65,20 +65,28 @@ export function inbox(socket: WebSocket): Inbox {
   const existing = inboxes.get(socket);
   if (existing) return existing;
   const queue: Array<{ data: Buffer; binary: boolean }> = [];
-  const waiting: Array<(m: { data: Buffer; binary: boolean }) => void> = [];
+  const waiting: Array<{ resolve(m: { data: Buffer; binary: boolean }): void; reject(err: Error): void }> = [];
+  let ended: Error | undefined;
   socket.on('message', (data, binary) => {
     const message = {
       data: Buffer.isBuffer(data) ? data : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]),
       binary,
     };
     const waiter = waiting.shift();
-    if (waiter) waiter(message);
+    if (waiter) waiter.resolve(message);
     else queue.push(message);
+  });
+  // A socket that closes fails the awaited message at once, naming the close, rather than at the test's timeout.
+  socket.on('close', (code, reason) => {
+    ended = new Error(`the socket closed (${code} ${reason.toString()}) before the awaited message came`);
+    for (const waiter of waiting.splice(0)) waiter.reject(ended);
   });
   const created: Inbox = {
     next() {
       const queued = queue.shift();
-      return queued ? Promise.resolve(queued) : new Promise((resolve) => waiting.push(resolve));
+      if (queued) return Promise.resolve(queued);
+      if (ended) return Promise.reject(ended);
+      return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
     },
   };
   inboxes.set(socket, created);

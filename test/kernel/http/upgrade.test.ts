@@ -224,6 +224,35 @@ describe('WebSocket routes (the echo fixture over real sockets)', function () {
     await shut(answering);
   });
 
+  it('keeps a peer that answers through a stall longer than the ping interval (a busy or starved process)', async () => {
+    const socket = await mustOpen(tk, `/echo/ws?room=stall&ticket=${await mintTicket(tk, admin, { room: 'stall' })}`);
+    const messages = inbox(socket);
+    await messages.next(); // the welcome
+    // Right after answering a ping, hold the event loop past the next beats: the pong is sent
+    // but the server has not read it when its overdue beat runs.
+    let stalls = 0;
+    const stalled = new Promise<void>((resolve) => {
+      socket.on('ping', () => {
+        const until = Date.now() + 350;
+        while (Date.now() < until) {
+          // busy
+        }
+        if (++stalls === 3) resolve();
+      });
+    });
+    await Promise.race([
+      stalled,
+      closed(socket).then(({ code }) => {
+        throw new Error(`the server dropped a peer that answered every ping (close ${code})`);
+      }),
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(socket.readyState, 'still open').to.equal(socket.OPEN);
+    socket.send('still here');
+    expect((await messages.next()).data.toString()).to.equal('still here');
+    await shut(socket);
+  });
+
   it('serves other upgrade requests as plain HTTP (Upgrade: h2c, or a path that is no WebSocket route)', async () => {
     const plain = (path: string, headers: Record<string, string>) =>
       new Promise<{ status: number; body: any }>((resolve, reject) => {
