@@ -34,6 +34,22 @@ function lazy<T>(open: () => Promise<T>, healthy: (value: T) => boolean, close: 
   };
 }
 
+/**
+ * Holds a client's socket writes until the event loop's turn ends, so the publishes a workflow
+ * issues for a batch (as each message comes out of the sandbox) leave in one write, not one
+ * system call each. Only the writing is deferred: each publish still resolves on its own PUBACK.
+ */
+function corkedUntilTurnEnds(client: MqttClient, corked: WeakSet<MqttClient>): void {
+  const stream = client.stream as { cork?: () => void; uncork?: () => void } | undefined;
+  if (!stream?.cork || !stream.uncork || corked.has(client)) return;
+  corked.add(client);
+  stream.cork();
+  setImmediate(() => {
+    corked.delete(client);
+    stream.uncork?.();
+  });
+}
+
 /** MQTT 5 publish, QoS 1 by default; the message id is the user property `message-id`. */
 export function mqttPublishType(settings: ConnectorsSettings): ComponentType {
   return {
@@ -84,10 +100,12 @@ export function mqttPublishType(settings: ConnectorsSettings): ComponentType {
         (client) => client.connected,
         (client) => client.endAsync(true),
       );
+      const corked = new WeakSet<MqttClient>();
       return {
         async deliver(message) {
           const client = await connection.get();
           const { bytes, contentType } = payloadOf(message);
+          corkedUntilTurnEnds(client, corked);
           await within(
             settings.connect_timeout_ms,
             'publishing to the MQTT broker',
