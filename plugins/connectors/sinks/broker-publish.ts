@@ -4,6 +4,7 @@ import type { NatsConnection } from 'nats';
 import { brokers } from '../brokers.js';
 import type { ComponentType } from '../../components/contract.js';
 import { payloadOf, within } from '../payload.js';
+import { MqttPublishFlow } from './mqtt-flow.js';
 import type { ConnectorsSettings } from '../settings.js';
 import { mqttConnection, mqttOptions } from '../sources/mqtt-subscribe.js';
 import { amqpUrl } from '../sources/amqp-consume.js';
@@ -32,22 +33,6 @@ function lazy<T>(open: () => Promise<T>, healthy: (value: T) => boolean, close: 
       if (value !== undefined) await close(value).catch(() => undefined);
     },
   };
-}
-
-/**
- * Holds a client's socket writes until the event loop's turn ends, so the publishes a workflow
- * issues for a batch (as each message comes out of the sandbox) leave in one write, not one
- * system call each. Only the writing is deferred: each publish still resolves on its own PUBACK.
- */
-function corkedUntilTurnEnds(client: MqttClient, corked: WeakSet<MqttClient>): void {
-  const stream = client.stream as { cork?: () => void; uncork?: () => void } | undefined;
-  if (!stream?.cork || !stream.uncork || corked.has(client)) return;
-  corked.add(client);
-  stream.cork();
-  setImmediate(() => {
-    corked.delete(client);
-    stream.uncork?.();
-  });
 }
 
 /** MQTT 5 publish, QoS 1 by default; the message id is the user property `message-id`. */
@@ -100,21 +85,27 @@ export function mqttPublishType(settings: ConnectorsSettings): ComponentType {
         (client) => client.connected,
         (client) => client.endAsync(true),
       );
-      const corked = new WeakSet<MqttClient>();
+      const flows = new WeakMap<MqttClient, MqttPublishFlow>();
       return {
         async deliver(message) {
           const client = await connection.get();
           const { bytes, contentType } = payloadOf(message);
-          corkedUntilTurnEnds(client, corked);
-          await within(
-            settings.connect_timeout_ms,
-            'publishing to the MQTT broker',
-            client.publishAsync(config.topic as string, bytes, {
-              qos: ((config.qos as number | undefined) ?? 1) as 0 | 1 | 2,
-              retain: (config.retain as boolean | undefined) ?? false,
-              properties: { contentType, userProperties: { 'message-id': message.id } },
-            }),
-          );
+          let flow = flows.get(client);
+          if (!flow) flows.set(client, (flow = new MqttPublishFlow(client)));
+          flow.sent();
+          try {
+            await within(
+              settings.connect_timeout_ms,
+              'publishing to the MQTT broker',
+              client.publishAsync(config.topic as string, bytes, {
+                qos: ((config.qos as number | undefined) ?? 1) as 0 | 1 | 2,
+                retain: (config.retain as boolean | undefined) ?? false,
+                properties: { contentType, userProperties: { 'message-id': message.id } },
+              }),
+            );
+          } finally {
+            flow.settled();
+          }
         },
         stop: () => connection.close(),
       };
