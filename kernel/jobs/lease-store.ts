@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { CombinedWrite } from '../db/combined-write.js';
 import type { Migration } from '../types.js';
 import type { Lease } from './types.js';
 import { LIVENESS_LOCK_SPACE } from './holder-liveness.js';
@@ -121,17 +122,24 @@ export function releaseLease(db: Knex, lease: Lease): Promise<boolean> {
   return guarded(db, `expires_at = now()`, lease, []);
 }
 
+const FENCE = `SELECT 1 FROM ${LEASES} WHERE name = ? AND key = ? AND holder = ? AND epoch = ? FOR SHARE`;
+
 /**
  * Inside the caller's transaction: locks the lease row against any change (a takeover waits for
  * this transaction to end) and tells whether it is still this holder's at this epoch. Work that
  * commits only when this returns true cannot commit after another instance took over.
  */
 export async function fenceLease(trx: Knex.Transaction, lease: Lease): Promise<boolean> {
-  const result = await trx.raw(
-    `SELECT 1 FROM ${LEASES} WHERE name = ? AND key = ? AND holder = ? AND epoch = ? FOR SHARE`,
-    [lease.name, lease.key, lease.holder, lease.epoch],
-  );
+  const result = await trx.raw(FENCE, [lease.name, lease.key, lease.holder, lease.epoch]);
   return (result.rows as unknown[]).length === 1;
+}
+
+/** The fence as the guard of a combined write: it commits nothing unless the lease is still ours (fenceLease's row lock). */
+export function fenceLeaseIn(write: CombinedWrite, lease: Lease): void {
+  write.add('lease_fence', FENCE, [lease.name, lease.key, lease.holder, lease.epoch], {
+    guard: true,
+    orTransaction: true,
+  });
 }
 
 /** Who holds the lease now; null when nobody does (never taken, lapsed or released). */

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Leases } from './types.js';
-import { acquireLease, fenceLease, leaseHolder, releaseLease, renewLease } from './lease-store.js';
+import { acquireLease, fenceLease, fenceLeaseIn, leaseHolder, releaseLease, renewLease } from './lease-store.js';
 
 /** The leases service of one instance: every lease it takes carries its holder name. */
 export function createLeases(db: Knex, holder: string): Leases {
@@ -13,6 +13,7 @@ export function createLeases(db: Knex, holder: string): Leases {
     renew: (lease, ttlMs) => renewLease(db, lease, ttlMs),
     release: (lease) => releaseLease(db, lease),
     fence: (trx, lease) => fenceLease(trx, lease),
+    fenceIn: (write, lease) => fenceLeaseIn(write, lease),
     holderOf: (name, key = '') => leaseHolder(db, name, key),
   };
 }

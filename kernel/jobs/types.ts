@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
+import type { CombinedWrite } from '../db/combined-write.js';
 
 /** A lease as its holder knows it. */
 export interface Lease {
@@ -31,6 +32,13 @@ export interface Leases {
    * the commit, and work of a holder that lost the lease cannot commit after the new one started.
    */
   fence(trx: Knex.Transaction, lease: Lease): Promise<boolean>;
+  /**
+   * The same fence as a guard of a combined write (one statement, no transaction): the write's
+   * other parts commit only while the lease is ours at this epoch, the lease row locked as `fence`
+   * locks it. When it is not, nothing is written and the write throws RunInTransaction: the
+   * caller's transactional path (with `fence`) then finds out what moved.
+   */
+  fenceIn(write: CombinedWrite, lease: Lease): void;
   /** Who holds a lease now, or null when nobody does. */
   holderOf(name: string, key?: string): Promise<{ holder: string; epoch: number } | null>;
 }

@@ -265,8 +265,8 @@ export type { JobContext, JobOutcome, JobSpec, Jobs, Lease, Leases } from '../jo
 export { retryDelayMs } from '../jobs/types.js';
 export { refuseWhileUsed, type Dependent, type DependentsSource, type InUse } from './dependents.js';
 export type { Events } from '../events/types.js';
-export type { CombinedWrite, PartOptions } from '../db/combined-write.js';
-export { RunInTransaction } from '../db/combined-write.js';
+export type { PartOptions } from '../db/combined-write.js';
+export { CombinedWrite, RunInTransaction } from '../db/combined-write.js';
 export { inJsonbOrder } from '../db/jsonb-order.js';
 export { SharedReads } from '../db/shared-read.js';
 export type {

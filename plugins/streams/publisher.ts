@@ -8,7 +8,9 @@ import { StreamStore } from './store.js';
  * What the streams plugin gives the components plugin (`components.publisher`): sources append
  * what they receive through the same publish path as `POST /streams/{id}/messages` (limits, codec
  * check, partitioning, the `streams.appended` wake-up), with the broker's message id as the
- * idempotency key so a redelivery appends nothing new.
+ * idempotency key so a redelivery appends nothing new. The stream row comes from the publish
+ * cache where this process is the database's one user (the embedded database), as for the API's
+ * publishes: a source's batch no longer reads it each time.
  */
 export function streamPublisher(service: StreamsService): StreamPublisher {
   return {
@@ -17,7 +19,7 @@ export function streamPublisher(service: StreamsService): StreamPublisher {
     },
 
     async append(db, tenantId, streamId, message, options = {}) {
-      const { stream, ref } = await service.stream(db, tenantId, streamId);
+      const { stream, ref } = await service.streamToPublish(db, tenantId, streamId);
       const codec = await service.codecOf(db, stream);
       const [encoded] = encodeRaw(Buffer.from(message.body), message.key ?? null, stream, codec, service.limits);
       if (!encoded) throw new Error('encodeRaw returned no message');
@@ -40,7 +42,7 @@ export function streamPublisher(service: StreamsService): StreamPublisher {
     },
 
     async appendMany(db, tenantId, streamId, messages) {
-      const { stream, ref } = await service.stream(db, tenantId, streamId);
+      const { stream, ref } = await service.streamToPublish(db, tenantId, streamId);
       const codec = await service.codecOf(db, stream);
       const encoded = messages.map((message) => {
         const [one] = encodeRaw(Buffer.from(message.body), message.key ?? null, stream, codec, service.limits);

@@ -1,4 +1,5 @@
 import type { WorkflowDelivery, WorkflowInputMessage, WorkflowStream, WorkflowStreams } from '../workflows/contract.js';
+import type { CombinedWrite } from '../../kernel/plugin/api.js';
 import type { NewMessage, StoredMessage, StreamRef } from './backend.js';
 import { messageIds } from './ids.js';
 import { partitionFor } from './partition.js';
@@ -33,34 +34,46 @@ function toInput(m: StoredMessage): WorkflowInputMessage {
  * already superseded it), any later attempt of the message by the workflow closes it (a first
  * attempt has no earlier death to close).
  */
-const RECORDED = `recorded AS (
-  INSERT INTO streams_deliveries (tenant_id, message_id, workflow, revision, run_id, attempt, status, error, outputs, at, published_at)
+const RECORDED = `INSERT INTO streams_deliveries (tenant_id, message_id, workflow, revision, run_id, attempt, status, error, outputs, at, published_at)
   SELECT v.tenant_id, v.message_id, v.workflow, v.revision, v.run_id,
          coalesce((SELECT max(d.attempt) FROM streams_deliveries d WHERE d.tenant_id = v.tenant_id AND d.message_id = v.message_id AND d.workflow || '' = v.workflow), 0) + 1,
          v.status, v.error, v.outputs, v.at, v.published_at
     FROM jsonb_to_recordset(?::jsonb) AS v(tenant_id text, message_id text, workflow text, revision integer, run_id text, status text, error text, outputs jsonb, at timestamptz, published_at timestamptz)
-  RETURNING tenant_id, message_id, workflow, attempt, status, at
-)`;
-const DIED = `died AS (
-  INSERT INTO streams_dead_letters (tenant_id, workflow, message_id, at)
-  SELECT r.tenant_id, r.workflow, r.message_id, r.at FROM recorded r
+  RETURNING tenant_id, message_id, workflow, attempt, status, at`;
+const died = (recorded: string) => `INSERT INTO streams_dead_letters (tenant_id, workflow, message_id, at)
+  SELECT r.tenant_id, r.workflow, r.message_id, r.at FROM ${recorded} r
    WHERE r.status = 'dead'
      AND NOT EXISTS (SELECT 1 FROM streams_messages m WHERE m.tenant_id = r.tenant_id AND m.replay_of = r.message_id)
      AND NOT EXISTS (SELECT 1 FROM streams_message_replays m WHERE m.tenant_id = r.tenant_id AND m.replay_of = r.message_id)
-  ON CONFLICT (tenant_id, workflow, message_id) DO UPDATE SET at = excluded.at
-)`;
-const REVIVED = `revived AS (
-  DELETE FROM streams_dead_letters l USING recorded r
-   WHERE r.status <> 'dead' AND r.attempt > 1 AND l.tenant_id = r.tenant_id AND l.workflow = r.workflow AND l.message_id = r.message_id
-)`;
+  ON CONFLICT (tenant_id, workflow, message_id) DO UPDATE SET at = excluded.at`;
+const revived = (recorded: string) => `DELETE FROM streams_dead_letters l USING ${recorded} r
+   WHERE r.status <> 'dead' AND r.attempt > 1 AND l.tenant_id = r.tenant_id AND l.workflow = r.workflow AND l.message_id = r.message_id`;
 
-/**
- * The common table expressions for a batch. `died` only when something in it died: planning its
- * probes of every message partition costs more than the rest of the statement.
- */
+/** `died` only when something in the batch died: planning its probes of every message partition costs more than the rest of the statement. */
+const anyDead = (deliveries: readonly WorkflowDelivery[]) => deliveries.some((d) => d.status === 'dead');
+
+/** The common table expressions for a batch, as the leading part of a statement. */
 function deliveryStatements(deliveries: readonly WorkflowDelivery[]): string {
-  return [RECORDED, ...(deliveries.some((d) => d.status === 'dead') ? [DIED] : []), REVIVED].join(',\n');
+  return [
+    `recorded AS (${RECORDED})`,
+    ...(anyDead(deliveries) ? [`died AS (${died('recorded')})`] : []),
+    `revived AS (${revived('recorded')})`,
+  ].join(',\n');
 }
+
+/** The same as parts of a combined write. */
+function addDeliveries(write: CombinedWrite, deliveries: readonly WorkflowDelivery[]): void {
+  if (deliveries.length === 0) return;
+  const recorded = write.add('recorded', RECORDED, [deliveryRows(deliveries)]);
+  if (anyDead(deliveries)) write.add('died', died(recorded), []);
+  write.add('revived', revived(recorded), []);
+}
+
+/** Moves a consumer's offset from the expected one (the RETURNING is empty when it was elsewhere). */
+const MOVE_OFFSET = `INSERT INTO streams_consumer_offsets (tenant_id, stream_uid, consumer, partition, committed_offset, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (tenant_id, stream_uid, consumer, partition) DO UPDATE SET committed_offset = excluded.committed_offset, updated_at = excluded.updated_at
+         WHERE streams_consumer_offsets.committed_offset = ?
+         RETURNING committed_offset`;
 
 function deliveryRows(deliveries: readonly WorkflowDelivery[]): string {
   return JSON.stringify(
@@ -143,10 +156,7 @@ export function workflowStreamsFor(service: StreamsService): WorkflowStreams {
       // deliveries go with it.
       const result = (await trx.raw(
         `WITH ${deliveryStatements(deliveries)}
-         INSERT INTO streams_consumer_offsets (tenant_id, stream_uid, consumer, partition, committed_offset, updated_at) VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT (tenant_id, stream_uid, consumer, partition) DO UPDATE SET committed_offset = excluded.committed_offset, updated_at = excluded.updated_at
-         WHERE streams_consumer_offsets.committed_offset = ?
-         RETURNING committed_offset`,
+         ${MOVE_OFFSET}`,
         [
           deliveryRows(deliveries),
           stream.tenantId,
@@ -159,6 +169,16 @@ export function workflowStreamsFor(service: StreamsService): WorkflowStreams {
         ],
       )) as { rows: unknown[] };
       return result.rows.length === 1;
+    },
+
+    commitIn(write, stream, consumer, partition, expected, nextOffset, deliveries) {
+      addDeliveries(write, deliveries);
+      write.add(
+        'offset_moved',
+        MOVE_OFFSET,
+        [stream.tenantId, stream.uid, consumer, partition, nextOffset, service.clock.now(), expected],
+        { orTransaction: true },
+      );
     },
 
     async forgetConsumer(trx, tenantId, consumer) {

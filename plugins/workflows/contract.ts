@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { extensionPoint } from '../../kernel/plugin/api.js';
+import { extensionPoint, type CombinedWrite } from '../../kernel/plugin/api.js';
 
 /**
  * What the workflows plugin offers other plugins: the single extension point `workflows.streams`
@@ -97,6 +97,21 @@ export interface WorkflowStreams {
     nextOffset: number,
     deliveries?: readonly WorkflowDelivery[],
   ): Promise<boolean>;
+  /**
+   * `commit` as parts of a combined write (one statement, no transaction): the deliveries and the
+   * offset's move from `expected` to `nextOffset`. When the offset was no longer at `expected`
+   * nothing of the write commits and it throws RunInTransaction (the caller's transactional path
+   * then sees why). Optional: without it the worker commits in a transaction.
+   */
+  commitIn?(
+    write: CombinedWrite,
+    stream: WorkflowStream,
+    consumer: string,
+    partition: number,
+    expected: number,
+    nextOffset: number,
+    deliveries: readonly WorkflowDelivery[],
+  ): void;
   /** Drops a consumer's offsets on every stream of the tenant (its workflow was deleted; one re-created under the id starts afresh). */
   forgetConsumer(trx: Knex.Transaction, tenantId: string, consumer: string): Promise<void>;
   /** Records attempts, in one statement; each one's number is the next for its message and workflow. */

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { CombinedWrite } from '../../kernel/plugin/api.js';
 
 type Db = Knex | Knex.Transaction;
 
@@ -82,18 +83,27 @@ export class RunStore {
    */
   async record(tenantId: string, runs: ReadonlyArray<RunOutcome>, now: Date): Promise<void> {
     if (runs.length === 0) return;
-    const rows = runs.map((run) => ({
-      id: run.id,
-      workflow_id: run.workflow,
-      revision: run.revision,
-      message_id: run.message_id,
-      status: run.status,
-      error: run.error,
-      outputs: run.outputs,
-      replay_of: run.replay_of ?? null,
-    }));
-    await this.db.raw(RECORD_RUNS, [tenantId, now.toISOString(), now.toISOString(), JSON.stringify(rows)]);
+    await this.db.raw(RECORD_RUNS, recordBindings(tenantId, runs, now));
   }
+}
+
+/** `RunStore.record` as a part of a combined write (one statement with the batch's other writes). */
+export function recordRunsIn(write: CombinedWrite, tenantId: string, runs: ReadonlyArray<RunOutcome>, now: Date): void {
+  if (runs.length > 0) write.add('runs', RECORD_RUNS, recordBindings(tenantId, runs, now));
+}
+
+function recordBindings(tenantId: string, runs: ReadonlyArray<RunOutcome>, now: Date): Knex.RawBinding[] {
+  const rows = runs.map((run) => ({
+    id: run.id,
+    workflow_id: run.workflow,
+    revision: run.revision,
+    message_id: run.message_id,
+    status: run.status,
+    error: run.error,
+    outputs: run.outputs,
+    replay_of: run.replay_of ?? null,
+  }));
+  return [tenantId, now.toISOString(), now.toISOString(), JSON.stringify(rows)];
 }
 
 const RECORD_RUNS = `INSERT INTO workflows_runs AS r (tenant_id, id, workflow_id, revision, message_id, status, attempts, error, outputs, replay_of, started_at, updated_at)

@@ -4,6 +4,7 @@ import type { NatsConnection } from 'nats';
 import { brokers } from '../brokers.js';
 import type { ComponentType } from '../../components/contract.js';
 import { payloadOf, within } from '../payload.js';
+import { MqttPublishFlow } from './mqtt-flow.js';
 import type { ConnectorsSettings } from '../settings.js';
 import { mqttConnection, mqttOptions } from '../sources/mqtt-subscribe.js';
 import { amqpUrl } from '../sources/amqp-consume.js';
@@ -84,19 +85,27 @@ export function mqttPublishType(settings: ConnectorsSettings): ComponentType {
         (client) => client.connected,
         (client) => client.endAsync(true),
       );
+      const flows = new WeakMap<MqttClient, MqttPublishFlow>();
       return {
         async deliver(message) {
           const client = await connection.get();
           const { bytes, contentType } = payloadOf(message);
-          await within(
-            settings.connect_timeout_ms,
-            'publishing to the MQTT broker',
-            client.publishAsync(config.topic as string, bytes, {
-              qos: ((config.qos as number | undefined) ?? 1) as 0 | 1 | 2,
-              retain: (config.retain as boolean | undefined) ?? false,
-              properties: { contentType, userProperties: { 'message-id': message.id } },
-            }),
-          );
+          let flow = flows.get(client);
+          if (!flow) flows.set(client, (flow = new MqttPublishFlow(client)));
+          flow.sent();
+          try {
+            await within(
+              settings.connect_timeout_ms,
+              'publishing to the MQTT broker',
+              client.publishAsync(config.topic as string, bytes, {
+                qos: ((config.qos as number | undefined) ?? 1) as 0 | 1 | 2,
+                retain: (config.retain as boolean | undefined) ?? false,
+                properties: { contentType, userProperties: { 'message-id': message.id } },
+              }),
+            );
+          } finally {
+            flow.settled();
+          }
         },
         stop: () => connection.close(),
       };

@@ -105,6 +105,14 @@ export function mqttSubscribeType(settings: ConnectorsSettings): ComponentType {
           default: 86_400,
           description: 'How long the broker keeps the session (and queues messages) while the source is down.',
         },
+        receive_maximum: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 65_535,
+          default: 65_535,
+          description:
+            'How many QoS 1 and 2 messages the broker sends before the source acknowledged them (MQTT 5 receive maximum).',
+        },
       },
     },
     create(config, where) {
@@ -122,8 +130,15 @@ export function mqttSubscribeType(settings: ConnectorsSettings): ComponentType {
               reconnectPeriod: 0,
               manualConnect: true,
               protocolVersion: 5,
-              // MQTT 5 ends a session at disconnect unless it has an expiry: keep it, so the broker queues for us.
-              properties: { sessionExpiryInterval: (config.session_expiry_seconds as number | undefined) ?? 86_400 },
+              properties: {
+                // MQTT 5 ends a session at disconnect unless it has an expiry: keep it, so the broker queues for us.
+                sessionExpiryInterval: (config.session_expiry_seconds as number | undefined) ?? 86_400,
+                // Without it Mosquitto hands a client 20 unacknowledged messages at a time, and past its
+                // queue (1,000 by default) drops what a lagging subscriber has not taken. PUBACKs wait for
+                // the append anyway (holdAcks), so a wide window only lets what waits at the broker come
+                // over and be appended in the same batch: a burst becomes a few multi-row writes, not lost.
+                receiveMaximum: (config.receive_maximum as number | undefined) ?? 65_535,
+              },
             },
           );
           const c = (await brokers.mqtt()).connect(config.url as string, options);

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { CombinedWrite } from '../../../kernel/plugin/api.js';
 
 /** Upper bounds (ms) of the latency histogram's bins; one more bin counts everything above. */
 export const LATENCY_BOUNDS_MS = [5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000, 60_000, 300_000];
@@ -29,6 +30,29 @@ export async function rollUp(
   attempts: readonly CountedAttempt[],
 ): Promise<void> {
   if (attempts.length === 0) return;
+  await trx.raw(ROLL_UP, rollUpBindings(key, attempts));
+}
+
+/** The same as the last part of a combined write (its row lock taken last, as in the transaction). */
+export function rollUpIn(
+  write: CombinedWrite,
+  key: { tenantId: string; workflowId: string; at: Date },
+  attempts: readonly CountedAttempt[],
+): void {
+  if (attempts.length > 0) write.add('hourly', ROLL_UP, rollUpBindings(key, attempts));
+}
+
+const ROLL_UP = `INSERT INTO workflows_hourly AS h (tenant_id, hour, workflow_id, messages_in, attempts, processed, errors, dead, latency_hist)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?::integer[])
+     ON CONFLICT (tenant_id, hour, workflow_id) DO UPDATE SET
+       messages_in = h.messages_in + excluded.messages_in, attempts = h.attempts + excluded.attempts,
+       processed = h.processed + excluded.processed, errors = h.errors + excluded.errors, dead = h.dead + excluded.dead,
+       latency_hist = (SELECT array_agg(coalesce(a, 0) + coalesce(b, 0) ORDER BY i) FROM unnest(h.latency_hist, excluded.latency_hist) WITH ORDINALITY AS t(a, b, i))`;
+
+function rollUpBindings(
+  key: { tenantId: string; workflowId: string; at: Date },
+  attempts: readonly CountedAttempt[],
+): Knex.RawBinding[] {
   const hist = new Array<number>(LATENCY_BOUNDS_MS.length + 1).fill(0);
   let messagesIn = 0,
     processed = 0,
@@ -43,15 +67,17 @@ export async function rollUp(
     if (a.status === 'dead') dead++;
   }
   const hour = new Date(Math.floor(key.at.getTime() / 3_600_000) * 3_600_000);
-  await trx.raw(
-    `INSERT INTO workflows_hourly AS h (tenant_id, hour, workflow_id, messages_in, attempts, processed, errors, dead, latency_hist)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?::integer[])
-     ON CONFLICT (tenant_id, hour, workflow_id) DO UPDATE SET
-       messages_in = h.messages_in + excluded.messages_in, attempts = h.attempts + excluded.attempts,
-       processed = h.processed + excluded.processed, errors = h.errors + excluded.errors, dead = h.dead + excluded.dead,
-       latency_hist = (SELECT array_agg(coalesce(a, 0) + coalesce(b, 0) ORDER BY i) FROM unnest(h.latency_hist, excluded.latency_hist) WITH ORDINALITY AS t(a, b, i))`,
-    [key.tenantId, hour, key.workflowId, messagesIn, attempts.length, processed, errors, dead, `{${hist.join(',')}}`],
-  );
+  return [
+    key.tenantId,
+    hour,
+    key.workflowId,
+    messagesIn,
+    attempts.length,
+    processed,
+    errors,
+    dead,
+    `{${hist.join(',')}}`,
+  ];
 }
 
 /** A workflow's traffic over a span of whole hours. */

@@ -2,15 +2,17 @@ import { performance } from 'node:perf_hooks';
 import type { Knex } from 'knex';
 import type { Lease } from '../../../kernel/plugin/api.js';
 import type { Clock } from '../../../kernel/types.js';
-import { rollUp, type CountedAttempt } from '../dashboard/hourly.js';
-import type { WorkflowDelivery, WorkflowInputMessage, WorkflowStream, WorkflowStreams } from '../contract.js';
+import { rollUp } from '../dashboard/hourly.js';
+import type { WorkflowInputMessage, WorkflowStream, WorkflowStreams } from '../contract.js';
 import { backoffMs, type Definition } from '../definition.js';
 import type { Labels } from '../metrics.js';
-import { RunStore, type RunOutcome } from '../store.js';
+import { RunStore } from '../store.js';
 import { WorkerStore, type RetryRow } from '../worker-store.js';
 import type { WorkerOptions } from './options.js';
 import type { RunHealth } from './health.js';
-import { errorText, succeeded, toOutput, type Outcome } from './outcome.js';
+import { combinable, writeCombined } from './commit-combined.js';
+import { errorText, toOutput, type Outcome } from './outcome.js';
+import { recordsOf } from './records.js';
 import type { Pipeline } from './pipeline.js';
 
 /** A batch processed and ready to commit. */
@@ -64,12 +66,16 @@ export async function commitBatch(
   p: Prepared,
 ): Promise<Written> {
   const started = performance.now();
-  const written = await o.db
-    .transaction(async (trx) => {
-      if (!(await o.jobs.leases.fence(trx, p.lease)))
-        throw new ReadAgain('the partition lease moved to another instance; this batch is left to it');
-      return writeBatch(trx, streams, o.clock, p);
-    })
+  const written = await (combinable(streams, p) ? writeCombined(o, streams, p) : Promise.resolve(undefined))
+    .then(
+      (combined) =>
+        combined ??
+        o.db.transaction(async (trx) => {
+          if (!(await o.jobs.leases.fence(trx, p.lease)))
+            throw new ReadAgain('the partition lease moved to another instance; this batch is left to it');
+          return writeBatch(trx, streams, o.clock, p);
+        }),
+    )
     .catch(async (err: unknown) => {
       if (!(err instanceof ReadAgain))
         await health
@@ -105,33 +111,7 @@ async function writeBatch(
     appended.forEach((a, i) => outputIds.get(owners[i] as Outcome)?.push(a.id));
     written += appended.length;
   }
-  const deliveries: WorkflowDelivery[] = [];
-  const runs: RunOutcome[] = [];
-  for (const o of ok) {
-    const outputs = outputIds.get(o) ?? [];
-    const status = succeeded(o.outputs);
-    deliveries.push({
-      tenantId: b.tenantId,
-      messageId: o.message.id,
-      workflow: b.workflowId,
-      revision: b.revision,
-      runId: o.runId,
-      status,
-      error: null,
-      outputs,
-      at: now,
-      publishedAt: o.message.publishedAt,
-    });
-    runs.push({
-      id: o.runId,
-      workflow: b.workflowId,
-      revision: b.revision,
-      message_id: o.message.id,
-      status,
-      error: null,
-      outputs,
-    });
-  }
+  const { runs, deliveries, counted } = recordsOf(b, ok, now, outputIds);
   const retries = new WorkerStore(trx);
   let retry: RetryRow | null = b.retry;
   let next = ok.length > 0 ? (ok.at(-1) as Outcome).message.offset + 1 : b.committed;
@@ -206,11 +186,6 @@ async function writeBatch(
   }
   // The dashboard's hourly counters move with the deliveries, in this transaction.
   const retried = b.retry?.run_id;
-  const counted: CountedAttempt[] = ok.map((o) => ({
-    status: succeeded(o.outputs),
-    first: o.runId !== retried,
-    latencyMs: now.getTime() - o.message.publishedAt.getTime(),
-  }));
   if (b.failed)
     counted.push({ status: b.dead ? 'dead' : 'failed', first: b.failed.runId !== retried, latencyMs: null });
   await rollUp(trx, { tenantId: b.tenantId, workflowId: b.workflowId, at: now }, counted);

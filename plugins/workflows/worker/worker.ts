@@ -9,6 +9,7 @@ import { streamsOf } from '../validate.js';
 import { WorkerStore } from '../worker-store.js';
 import { account } from './account.js';
 import { commitBatch, type Prepared, type Written } from './commit.js';
+import { combinable } from './commit-combined.js';
 import { Deployments, type Deployment } from './deployments.js';
 import { RunHealth } from './health.js';
 import { stoppedComponents } from './held.js';
@@ -60,8 +61,8 @@ export class Worker {
   }
 
   /**
-   * Whether a batch may commit while the next one is processed: only with a pool of connections
-   * (on the embedded database there is one, and the second transaction would only wait).
+   * Whether any batch may commit while the next one is processed: with a pool of connections
+   * (on the embedded database there is one, and a second transaction would only wait).
    */
   private get overlapping(): boolean {
     return (this.o.db.client as { config?: { client?: unknown } }).config?.client === 'pg';
@@ -288,7 +289,11 @@ export class Worker {
       retry: state.retry ?? null,
     };
 
-    if (full && this.overlapping && state.retry === null) {
+    // With a pool of connections any batch commits while the next is processed; on the embedded
+    // database (one connection) a batch that commits as one statement does (commit-combined.ts):
+    // it holds the connection for that statement alone, not across a transaction's awaits, so
+    // the database's work on this thread overlaps the next batch's in the sandbox's threads.
+    if (full && state.retry === null && (this.overlapping || combinable(this.streams, prepared))) {
       // Committed while the next batch is processed. Its transaction may start before the
       // previous one ends: it waits on the partition's rows, and its offset move is conditional
       // on the previous one's (expected = where that one leaves the offset), so if the previous

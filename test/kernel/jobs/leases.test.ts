@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import type { Database } from '../../../kernel/db/connect.js';
 import { createLeases } from '../../../kernel/jobs/leases.js';
-import type { Leases } from '../../../kernel/jobs/types.js';
+import type { Lease, Leases } from '../../../kernel/jobs/types.js';
+import { CombinedWrite, RunInTransaction } from '../../../kernel/db/combined-write.js';
 import { onPostgres } from '../../support/kernel.js';
 import { openKernelDatabase, sleep } from './helpers.js';
 import { until } from '../../support/poll.js';
@@ -74,6 +75,26 @@ describe('leases in the database', () => {
     expect(await lapsed('fenced')).to.equal(true);
     await b.acquire('fenced', '', 60_000);
     expect(await database.knex.transaction((trx) => a.fence(trx, mine!))).to.equal(false);
+  });
+
+  it('fences a combined write: its parts commit while the lease is ours; once another took it over, nothing is written and it asks for the transaction', async () => {
+    await database.knex.raw('CREATE TABLE IF NOT EXISTS lease_fenced_probe (note text NOT NULL)');
+    const written = async () =>
+      ((await database.knex('lease_fenced_probe').select('note')) as Array<{ note: string }>).map((r) => r.note);
+    const fencedWrite = (lease: Lease, note: string) => {
+      const write = new CombinedWrite();
+      write.add('probe', 'INSERT INTO lease_fenced_probe (note) VALUES (?)', [note]);
+      a.fenceIn(write, lease);
+      return write.commit(database.knex);
+    };
+    const mine = await a.acquire('fenced-combined', '', 150);
+    await fencedWrite(mine!, 'while held');
+    expect(await written()).to.deep.equal(['while held']);
+    expect(await lapsed('fenced-combined')).to.equal(true);
+    await b.acquire('fenced-combined', '', 60_000);
+    const refused = await fencedWrite(mine!, 'after the takeover').catch((err: unknown) => err);
+    expect(refused).to.be.instanceOf(RunInTransaction);
+    expect(await written()).to.deep.equal(['while held']);
   });
 
   (onPostgres ? it : it.skip)(

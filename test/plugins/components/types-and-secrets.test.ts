@@ -96,6 +96,7 @@ describe('components: typed, validated, with write-only secrets and a status', f
       username: 'u',
       qos: 1,
       session_expiry_seconds: 86400,
+      receive_maximum: 65535,
     });
     expect(res.body.secrets_set).to.deep.equal(['password']);
     expect(res.text).to.not.contain('hunter2');
