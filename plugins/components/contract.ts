@@ -1,4 +1,4 @@
-import { extensionPoint, type JsonSchema } from '../../kernel/plugin/api.js';
+import { extensionPoint, type CombinedWrite, type JsonSchema } from '../../kernel/plugin/api.js';
 import type { Knex } from 'knex';
 import { Counter, Histogram, type Registry } from 'prom-client';
 
@@ -138,6 +138,17 @@ export interface StreamPublisher {
     streamId: string,
     messages: readonly SourceMessage[],
   ): Promise<void>;
+  /**
+   * The same as parts of the caller's combined write (one statement, committed by the caller),
+   * when the stream's storage allows it; false when it does not (appendMany in a transaction then).
+   */
+  appendManyIn?(
+    write: CombinedWrite,
+    db: Knex | Knex.Transaction,
+    tenantId: string,
+    streamId: string,
+    messages: readonly SourceMessage[],
+  ): Promise<boolean>;
 }
 
 export const componentPublisher = extensionPoint<StreamPublisher>('components.publisher', { single: true });

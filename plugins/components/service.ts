@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../../kernel/errors.js';
-import type { Extensions } from '../../kernel/plugin/api.js';
+import type { CombinedWrite, Extensions } from '../../kernel/plugin/api.js';
 import type { SecretStore } from '../../kernel/types.js';
 import { ConfigSchemas } from './config.js';
 import {
@@ -237,6 +237,29 @@ export class ComponentsService {
       await this.emit(trx, component, message, dedupId);
     }
     await flush();
+  }
+
+  /**
+   * A source's batch as parts of the caller's combined write (its lease fence beside them: one
+   * statement, no transaction), when every message goes into one multi-row write — none carries
+   * a broker id (those need their idempotency claims read in a transaction) — and the stream's
+   * storage allows it. False when not: emitMany in a transaction then.
+   */
+  async emitManyIn(
+    write: CombinedWrite,
+    db: Db,
+    component: { tenantId: string; id: string; stream: string | null },
+    batch: ReadonlyArray<{ message: Parameters<StreamPublisher['append']>[3]; dedupId?: string | undefined }>,
+  ): Promise<boolean> {
+    const publisher = this.publisher();
+    if (!publisher?.appendManyIn || !component.stream || batch.some((p) => p.dedupId !== undefined)) return false;
+    return publisher.appendManyIn(
+      write,
+      db,
+      component.tenantId,
+      component.stream,
+      batch.map((p) => p.message),
+    );
   }
 
   directory(

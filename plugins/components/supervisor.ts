@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import {
+  CombinedWrite,
   retryDelayMs,
+  RunInTransaction,
   type Events,
   type JobContext,
   type JobOutcome,
@@ -86,14 +88,28 @@ export function sourceSupervisor(deps: {
     }
     context.signal.addEventListener('abort', onLeaseLost, { once: true });
 
-    // What the source emits goes in batches: one transaction per batch, fenced by the lease.
+    // What the source emits goes in batches, each fenced by the lease: only the lease holder
+    // appends, so a former holder that lost the lease cannot commit late. A batch the streams
+    // plugin can take as parts of a combined write is one statement (the fence its guard);
+    // otherwise, or when the fence found the lease moved, a transaction.
+    const component = { tenantId, id, stream: row.stream };
     const appender = new SourceAppender(
-      (batch) =>
-        db.transaction(async (trx) => {
-          // Only the lease holder appends: a former holder that lost the lease cannot commit late.
+      async (batch) => {
+        const write = new CombinedWrite();
+        jobs.leases.fenceIn(write, context.lease);
+        if (await service.emitManyIn(write, db, component, batch)) {
+          try {
+            await write.commit(db);
+            return;
+          } catch (err) {
+            if (!(err instanceof RunInTransaction)) throw err;
+          }
+        }
+        await db.transaction(async (trx) => {
           if (!(await jobs.leases.fence(trx, context.lease))) throw new Error('the lease of this source was lost');
-          await service.emitMany(trx, { tenantId, id, stream: row.stream }, batch);
-        }),
+          await service.emitMany(trx, component, batch);
+        });
+      },
       500,
       (count, seconds) => deps.timings?.('source_append', seconds, count),
     );

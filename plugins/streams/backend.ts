@@ -110,6 +110,13 @@ export interface StreamBackend {
     options: AppendOptions,
   ): Promise<Appended[]>;
   /**
+   * The same append as parts of a combined write (one statement, no transaction around it), for
+   * appenders that need no offsets back (sources): postgres moves each partition's counter and
+   * inserts the messages after it, and the statement fails when a partition is gone (the stream
+   * deleted meanwhile). Backends without it (nats) append in a transaction.
+   */
+  appendIn?(write: CombinedWrite, stream: StreamRef, messages: readonly NewMessage[], now: Date): void;
+  /**
    * Backends whose messages live outside the database (nats): publishes messages before the
    * call's transaction opens, so no database connection is held while the server acknowledges
    * (on the embedded database that one connection serves every write); `append` then records

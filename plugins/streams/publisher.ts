@@ -1,5 +1,7 @@
 import { ApiError } from '../../kernel/errors.js';
-import type { StreamPublisher } from '../components/contract.js';
+import type { Knex } from 'knex';
+import type { SourceMessage, StreamPublisher } from '../components/contract.js';
+import type { NewMessage, StreamRef } from './backend.js';
 import { encodeRaw } from './encode.js';
 import type { StreamsService } from './service.js';
 import { StreamStore } from './store.js';
@@ -42,16 +44,32 @@ export function streamPublisher(service: StreamsService): StreamPublisher {
     },
 
     async appendMany(db, tenantId, streamId, messages) {
-      const { stream, ref } = await service.streamToPublish(db, tenantId, streamId);
-      const codec = await service.codecOf(db, stream);
-      const encoded = messages.map((message) => {
-        const [one] = encodeRaw(Buffer.from(message.body), message.key ?? null, stream, codec, service.limits);
-        if (!one) throw new Error('encodeRaw returned no message');
-        one.headers = { ...(message.headers ?? {}) };
-        if (!codec && message.content_type) one.contentType = message.content_type;
-        return one;
-      });
+      const { ref, encoded } = await encodeAll(db, tenantId, streamId, messages);
       await service.publish(db, ref, encoded, { dryRun: false });
     },
+
+    async appendManyIn(write, db, tenantId, streamId, messages) {
+      const { ref, encoded } = await encodeAll(db, tenantId, streamId, messages);
+      return service.appendIn(write, ref, encoded);
+    },
   };
+
+  /** A source's messages encoded for the stream (its codec's check, the limits, partitions and ids). */
+  async function encodeAll(
+    db: Knex | Knex.Transaction,
+    tenantId: string,
+    streamId: string,
+    messages: readonly SourceMessage[],
+  ): Promise<{ ref: StreamRef; encoded: NewMessage[] }> {
+    const { stream, ref } = await service.streamToPublish(db, tenantId, streamId);
+    const codec = await service.codecOf(db, stream);
+    const encoded = messages.map((message) => {
+      const [one] = encodeRaw(Buffer.from(message.body), message.key ?? null, stream, codec, service.limits);
+      if (!one) throw new Error('encodeRaw returned no message');
+      one.headers = { ...(message.headers ?? {}) };
+      if (!codec && message.content_type) one.contentType = message.content_type;
+      return one;
+    });
+    return { ref, encoded };
+  }
 }

@@ -194,6 +194,23 @@ export class StreamsService {
     return { appended, replayed: false };
   }
 
+  /**
+   * Appends as parts of the caller's combined write (one statement with its other parts, no
+   * transaction), announcing them as `publish` does, when nothing needs a transaction: a backend
+   * that can (postgres), no idempotency key, no replays. False when it cannot: publish then.
+   */
+  async appendIn(write: CombinedWrite, stream: StreamRef, messages: readonly NewMessage[]): Promise<boolean> {
+    if (!this.backend.appendIn || messages.length === 0 || messages.some((m) => m.replayOf !== null)) return false;
+    this.backend.appendIn(write, stream, messages, this.clock.now());
+    const event: AppendedEvent = {
+      tenant_id: stream.tenantId,
+      stream_uid: stream.uid,
+      partitions: [...new Set(messages.map((m) => m.partition))],
+    };
+    await this.events.publishIn(write, APPENDED_TOPIC, event);
+    return true;
+  }
+
   subscribeAppended(handler: (event: AppendedEvent) => void): () => void {
     return this.events.subscribe(APPENDED_TOPIC, (event) => handler(event.payload as AppendedEvent));
   }
