@@ -266,8 +266,14 @@ function pollHealth(url: string | undefined): { stop(): Promise<number[]> } {
   };
 }
 
-/** From the runtime's /metrics: each data-plane stage's ms per message and mean batch size. */
-async function stageFigures(url: string | undefined): Promise<Record<string, unknown> | undefined> {
+/** The runtime's per-stage counters from /metrics: seconds, batches and messages of each data-plane stage so far. */
+interface StageCounters {
+  sums: Map<string, number>;
+  batches: Map<string, number>;
+  messages: Map<string, number>;
+}
+
+async function stageCounters(url: string | undefined): Promise<StageCounters | undefined> {
   if (!url) return undefined;
   const text = await (await fetch(`${url}/metrics`)).text();
   const read = (name: string) => {
@@ -276,15 +282,30 @@ async function stageFigures(url: string | undefined): Promise<Record<string, unk
       values.set(m[1] as string, Number(m[2]));
     return values;
   };
-  const sums = read('runtime_stage_seconds_sum');
-  const batches = read('runtime_stage_seconds_count');
-  const messages = read('runtime_stage_messages_total');
+  return {
+    sums: read('runtime_stage_seconds_sum'),
+    batches: read('runtime_stage_seconds_count'),
+    messages: read('runtime_stage_messages_total'),
+  };
+}
+
+/** Each data-plane stage's ms per message and mean batch size, over what the counters moved since `before`. */
+async function stageFigures(
+  url: string | undefined,
+  before?: StageCounters,
+): Promise<Record<string, unknown> | undefined> {
+  const now = await stageCounters(url);
+  if (!now) return undefined;
+  const since = (m: Map<string, number>, of: Map<string, number> | undefined, stage: string) =>
+    (m.get(stage) ?? 0) - (of?.get(stage) ?? 0);
   const out: Record<string, unknown> = {};
-  for (const [stage, sum] of sums) {
-    const n = messages.get(stage) ?? 0;
+  for (const stage of now.sums.keys()) {
+    const sum = since(now.sums, before?.sums, stage);
+    const n = since(now.messages, before?.messages, stage);
+    const batches = since(now.batches, before?.batches, stage);
     out[stage] = {
       ms_per_message: n ? Number(((sum * 1000) / n).toFixed(3)) : null,
-      messages_per_batch: Number((n / Math.max(1, batches.get(stage) ?? 0)).toFixed(1)),
+      messages_per_batch: Number((n / Math.max(1, batches)).toFixed(1)),
     };
   }
   return out;
@@ -315,6 +336,7 @@ async function fullSpeed(
   const backend = onPostgres ? await side.backendPid?.() : undefined;
   const db0 = onPostgres ? postgresCpu() : undefined;
   const backend0 = cpuOf(backend);
+  const stages0 = await stageCounters(url).catch(() => undefined);
   const cpu0 = processCpuMicros(pid);
   const health = pollHealth(url);
   const t0 = Date.now();
@@ -359,7 +381,7 @@ async function fullSpeed(
           cpu_ms_per_output_with_backend: round(((cpu + backendCpu) * 1000) / Math.max(1, distinct), 3),
         }),
     ...(url ? { health_p99_ms: round(percentile(healthMs, 99)), health_max_ms: round(healthMs.at(-1) ?? null) } : {}),
-    ...(url ? { stages: await stageFigures(url).catch(() => undefined) } : {}),
+    ...(url ? { stages: await stageFigures(url, stages0).catch(() => undefined) } : {}),
     ...(url ? { consumers: await api(url, 'GET', '/streams/readings/consumers').catch((e: Error) => e.message) } : {}),
   };
 }
@@ -367,6 +389,7 @@ async function fullSpeed(
 async function steady(
   side: Side,
   pid: number,
+  url: string | undefined,
   receiver: Receiver,
   client: MqttClient,
   from: number,
@@ -374,11 +397,14 @@ async function steady(
 ) {
   receiver.reset();
   const expected = expectedOf(STEADY_MESSAGES, from);
+  const stages0 = await stageCounters(url).catch(() => undefined);
+  const health = pollHealth(url);
   const cpu0 = processCpuMicros(pid);
   const db0 = onPostgres ? postgresCpu() : undefined;
   await send(client, side.inTopic, from, STEADY_MESSAGES, STEADY_RATE);
   await receiver.until(() => receiver.count(from, from + STEADY_MESSAGES).distinct >= expected, 10_000);
   const cpu = (processCpuMicros(pid) - cpu0) / 1e6;
+  const healthMs = (await health.stop()).sort((a, b) => a - b);
   const db = db0 ? postgresCpuSince(db0) / 1e6 : undefined;
   const { distinct, duplicates } = receiver.count(from, from + STEADY_MESSAGES);
   const lat = [...receiver.latencies].sort((a, b) => a - b);
@@ -398,6 +424,8 @@ async function steady(
           postgres_cpu_s: round(db, 2),
           cpu_ms_per_output_with_postgres: round(((cpu + db) * 1000) / Math.max(1, distinct), 3),
         }),
+    ...(url ? { health_p99_ms: round(percentile(healthMs, 99)), health_max_ms: round(healthMs.at(-1) ?? null) } : {}),
+    ...(url ? { stages: await stageFigures(url, stages0).catch(() => undefined) } : {}),
   };
 }
 
@@ -675,7 +703,9 @@ async function measureSide(side: Side, onPostgres = false) {
     const { pid, url } = await side.start();
     await warmUp(client, side, receiver);
     const full = PHASES.has('full') ? await fullSpeed(side, pid, url, receiver, client, onPostgres) : undefined;
-    const stead = PHASES.has('steady') ? await steady(side, pid, receiver, client, MESSAGES, onPostgres) : undefined;
+    const stead = PHASES.has('steady')
+      ? await steady(side, pid, url, receiver, client, MESSAGES, onPostgres)
+      : undefined;
     const kill = PHASES.has('kill')
       ? await killAndRestart(side, receiver, client, MESSAGES + STEADY_MESSAGES)
       : undefined;
