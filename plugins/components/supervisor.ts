@@ -13,7 +13,7 @@ import {
 import type { ComponentRuntime, DataPlaneStage, RuntimeLogLevel, SourceContext } from './contract.js';
 import { CHANGED_TOPIC } from './handlers.js';
 import type { ComponentsService } from './service.js';
-import { SourceAppender } from './source-appender.js';
+import { SOURCE_BATCH_MAX, SourceAppender } from './source-appender.js';
 import { ComponentStore } from './store.js';
 
 export const SUPERVISOR_JOB = 'components.sources';
@@ -110,7 +110,7 @@ export function sourceSupervisor(deps: {
           await service.emitMany(trx, component, batch);
         });
       },
-      500,
+      SOURCE_BATCH_MAX,
       (count, seconds) => deps.timings?.('source_append', seconds, count),
     );
     const sourceContext: SourceContext = {
