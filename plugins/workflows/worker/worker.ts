@@ -35,6 +35,8 @@ interface Ahead {
   uid: string;
   from: number;
   batch: WorkflowInputMessage[];
+  /** The partition's count of appends (Worker.appends) when the read began. */
+  appendsSeen: number;
 }
 
 /**
@@ -49,6 +51,11 @@ interface Ahead {
  */
 export class Worker {
   private keysByStream = new Map<string, string[]>();
+  /**
+   * Appends announced per key (tenant, workflow, partition) since this process started: a batch
+   * during which the count moved has more behind it, though it did not come full.
+   */
+  private readonly appends = new Map<string, number>();
   private readonly states: PartitionStates;
   private readonly deployments: Deployments;
   private unsubscribe: (() => void) | undefined;
@@ -89,7 +96,9 @@ export class Worker {
     this.unsubscribe = streams.onAppended((tenantId, uid, partitions) => {
       for (const key of this.keysByStream.get(`${tenantId}\u001f${uid}`) ?? []) {
         const partition = (JSON.parse(key) as [string, string, number])[2];
-        if (partitions.includes(partition)) this.o.jobs.trigger(WORKER_JOB, key);
+        if (!partitions.includes(partition)) continue;
+        this.appends.set(key, (this.appends.get(key) ?? 0) + 1);
+        this.o.jobs.trigger(WORKER_JOB, key);
       }
     });
   }
@@ -147,7 +156,9 @@ export class Worker {
   }
 
   /**
-   * One run works through the backlog of its partition: batch after batch while they come full,
+   * One run works through the backlog of its partition: batch after batch while they come full
+   * or messages keep arriving meanwhile (a steady flow goes on in one run, each batch's commit
+   * overlapping the next batch rather than the run ending and starting again after every commit),
    * for at most a slice of the lease (the runner renews the lease meanwhile; the fence in every
    * batch's transaction is what guarantees it). While a batch commits, the next one and the
    * workflow's row are read on another connection, so reading is off the critical path; a
@@ -187,10 +198,11 @@ export class Worker {
     limit: number,
   ): Promise<Ahead | undefined> {
     const { db } = this.o;
+    const appendsSeen = this.appends.get(JSON.stringify([tenantId, workflowId, partition])) ?? 0;
     const read = Promise.all([
       this.deployments.deployment(tenantId, workflowId),
       this.streams.read(db, input, partition, from, limit),
-    ]).then(([deployment, batch]) => ({ deployment, uid: input.uid, from, batch }));
+    ]).then(([deployment, batch]) => ({ deployment, uid: input.uid, from, batch, appendsSeen }));
     // A failed read is read again in the ordinary way; never an unhandled rejection.
     return read.catch(() => undefined);
   }
@@ -240,10 +252,11 @@ export class Worker {
     const limit = definition.batch_size ?? 100;
     // What was read ahead counts only if it starts where this partition stands, on the same input stream.
     const claimedAt = performance.now();
-    const batch =
-      ahead && ahead.from === committed && ahead.uid === input.uid
-        ? ahead.batch.slice(0, limit)
-        : await this.streams.read(db, input, partition, committed, limit);
+    const fromAhead = ahead && ahead.from === committed && ahead.uid === input.uid ? ahead : undefined;
+    const appendsSeen = fromAhead ? fromAhead.appendsSeen : (this.appends.get(key) ?? 0);
+    const batch = fromAhead
+      ? fromAhead.batch.slice(0, limit)
+      : await this.streams.read(db, input, partition, committed, limit);
     if (batch.length > 0) this.o.timings?.('claim', (performance.now() - claimedAt) / 1000, batch.length);
     if (batch.length === 0) {
       this.o.metrics.position(labels, partition, 0, 0);
@@ -264,9 +277,11 @@ export class Worker {
     const attempts = priorAttempts + 1;
     const dead = failed !== undefined && attempts >= definition.on_error.max_attempts;
 
-    // A full batch that went through leaves more behind: read it while this one commits.
+    // A full batch that went through leaves more behind, and so does one during which messages
+    // were appended to the partition: read them while this one commits.
     const full = !failed && batch.length >= limit;
-    const readAhead = full
+    const more = !failed && (full || (this.appends.get(key) ?? 0) !== appendsSeen);
+    const readAhead = more
       ? this.readAhead(tenantId, workflowId, input, partition, (batch.at(-1) as WorkflowInputMessage).offset + 1, limit)
       : undefined;
     const prepared: Prepared = {
@@ -293,7 +308,7 @@ export class Worker {
     // database (one connection) a batch that commits as one statement does (commit-combined.ts):
     // it holds the connection for that statement alone, not across a transaction's awaits, so
     // the database's work on this thread overlaps the next batch's in the sandbox's threads.
-    if (full && state.retry === null && (this.overlapping || combinable(this.streams, prepared))) {
+    if (more && state.retry === null && (this.overlapping || combinable(this.streams, prepared))) {
       // Committed while the next batch is processed. Its transaction may start before the
       // previous one ends: it waits on the partition's rows, and its offset move is conditional
       // on the previous one's (expected = where that one leaves the offset), so if the previous
@@ -326,8 +341,9 @@ export class Worker {
     state.committed = written.next;
     state.retry = written.retry;
     await account(this.o, this.streams, this.health, prepared, written, state);
-    // A full batch or a dead message leaves work behind: go on at once. A retry waits for its time.
-    if (full) return readAhead ? { outcome: 'more', ahead: readAhead } : { outcome: 'more' };
+    // A full batch, one during which more arrived, or a dead message leaves work behind: go on at
+    // once. A retry waits for its time.
+    if (more) return readAhead ? { outcome: 'more', ahead: readAhead } : { outcome: 'more' };
     return { outcome: dead ? 'more' : undefined };
   }
 }
