@@ -30,7 +30,7 @@ describe('connectors: a source appends what arrives together as one batch', func
   });
   after(() => tk?.close());
 
-  it('mqtt.subscribe: a burst of QoS 1 messages is appended in order, in fewer writes than messages, and the /health answer does not wait for it', async () => {
+  it('mqtt.subscribe: a burst of QoS 1 messages is appended in order, in fewer writes than messages (each one statement with its lease fence), and the /health answer does not wait for it', async () => {
     const stream = unique('mqtt-batch');
     const topic = `rt-test/${unique('b')}`;
     await makeStream(tk, stream);
@@ -43,6 +43,9 @@ describe('connectors: a source appends what arrives together as one batch', func
     await start(tk, c.id);
     await waitForState(tk, c.id, 'running');
     const before = await stage(tk, 'source_append');
+    const statements: string[] = [];
+    const record = (query: { sql: string }) => void statements.push(query.sql);
+    tk.kernel.database.knex.on('query', record);
     const publisher = await mqtt.connectAsync('mqtt://127.0.0.1:1883');
     const count = 400;
     // All in flight at once: the broker delivers them as fast as the source acknowledges.
@@ -65,6 +68,7 @@ describe('connectors: a source appends what arrives together as one batch', func
     await published;
     await publisher.endAsync();
     const messages = await appended;
+    tk.kernel.database.knex.off('query', record);
     expect(messages.map(textOf)).to.deep.equal(Array.from({ length: count }, (_, n) => JSON.stringify({ n })));
     const after = await stage(tk, 'source_append');
     const batches = after.batches - before.batches;
@@ -72,6 +76,14 @@ describe('connectors: a source appends what arrives together as one batch', func
     expect(batches, 'writes for the burst')
       .to.be.greaterThan(0)
       .and.lessThan(count / 2);
+    // Each batch one statement: the lease fence guarding the partition counter's move and the insert.
+    const combined = statements.filter(
+      (sql) =>
+        /^WITH lease_fence_\d+ AS/.test(sql) &&
+        /stream_counter_\d+ AS/.test(sql) &&
+        sql.includes('INSERT INTO streams_messages'),
+    );
+    expect(combined.length, 'batches appended as one statement').to.equal(batches);
     // The kernel answered between batches (a loaded 2-core machine: a generous bound).
     expect(Math.max(...health), '/health while the burst was appended (ms)').to.be.lessThan(2000);
   });
