@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync 
 import { basename, dirname, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { PGlite as PGliteInstance } from '@electric-sql/pglite';
+import { existsSafe } from './cluster-copy.js';
 import { markUsed, templateDir } from './templates.js';
 
 /*
@@ -52,7 +53,7 @@ export function memoryTemplate(key: string): Buffer | undefined {
  */
 export async function keepMemoryTemplate(db: PGliteInstance, key: string): Promise<void> {
   const target = memoryArchiveFile(key);
-  if (kept(target)) return;
+  if (existsSafe(() => target)) return;
   const building = `${target}.${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
     // Written to the files before they are read into the archive, so a load replays no WAL.
@@ -65,14 +66,6 @@ export async function keepMemoryTemplate(db: PGliteInstance, key: string): Promi
   } catch {
     // The cache is not writable: the next start in memory migrates again.
     rmSync(building, { force: true });
-  }
-}
-
-function kept(file: string): boolean {
-  try {
-    return statSync(file).isFile();
-  } catch {
-    return false;
   }
 }
 
